@@ -1,0 +1,30 @@
+"""What the content interpreter gets from the document stage for one page.
+
+The document stage (glyphline.document) builds a PageEnv; the interpreter only calls what is
+here, so it never touches the file, the xref or the budgets' bookkeeping itself.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..fonts.base import Font
+from ..limits import Limits, PageBudget
+
+Matrix = tuple  # (a, b, c, d, e, f) as in PDF: [x' y' 1] = [x y 1] × M
+
+
+@dataclass
+class PageEnv:
+    limits: Limits
+    budget: PageBudget
+    # font dictionary (pypdf object, indirect or direct) + its resource name → Font; cached per document
+    load_font: Callable[[Any, str], Font]
+    # a pypdf StreamObject → its decoded bytes, within the stream and document byte budgets
+    # (raises glyphline.limits.PageBudgetExceeded when a stream is over budget)
+    read_stream: Callable[[Any], bytes]
+    # visible box in viewer space: glyphs whose box centre lies outside are not page text
+    clip: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    keep_outside: bool = False       # keep glyphs outside the visible box (an option of open())
+    warnings: list[str] = field(default_factory=list)
+    undecodable: int = 0             # glyphs dropped because their code had no Unicode

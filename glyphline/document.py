@@ -1,0 +1,404 @@
+"""Document stage: PDF bytes → pages (visible box, rotation, resources) via pypdf's object layer.
+
+Knows nothing about text: it opens and decrypts the file, walks the page tree with its own
+cycle and depth checks, resolves inherited attributes, reads streams within the budgets and
+hands each page's content to the content interpreter.
+"""
+from __future__ import annotations
+
+import io
+import logging
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from .content.env import PageEnv
+from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
+from .glyph import Glyph
+from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
+
+DEFAULT_MEDIA_BOX = (0.0, 0.0, 612.0, 792.0)  # US Letter: what viewers assume when /MediaBox is missing
+HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PDF- within the first KiB
+MAX_PAGE_WARNINGS = 50                          # a hostile page cannot flood the warnings list
+INHERITABLE = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+
+_pypdf_logger = logging.getLogger("pypdf")
+
+
+class _WarningCollector(logging.Handler):
+    """Turns pypdf's repair messages into document warnings instead of stderr noise."""
+
+    def __init__(self, sink: list[str], cap: int):
+        super().__init__(logging.WARNING)
+        self.sink = sink
+        self.cap = cap
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.sink) < self.cap:
+            self.sink.append("repaired: " + record.getMessage()[:200])
+
+
+@contextmanager
+def _collect_pypdf_warnings(sink: list[str], cap: int = MAX_PAGE_WARNINGS) -> Iterator[None]:
+    handler = _WarningCollector(sink, cap)
+    old_propagate = _pypdf_logger.propagate
+    _pypdf_logger.addHandler(handler)
+    _pypdf_logger.propagate = False
+    try:
+        yield
+    finally:
+        _pypdf_logger.removeHandler(handler)
+        _pypdf_logger.propagate = old_propagate
+
+
+def _pypdf_limits(limits: Limits):
+    """pypdf's own decoders stop at these sizes without allocating more (decompression bombs)."""
+    from pypdf._configuration import apply_configuration
+
+    n = limits.stream_bytes
+    return apply_configuration(
+        zlib_maximum_output_length=n, lzw_maximum_output_length=n, run_length_maximum_output_length=n,
+        brotli_maximum_output_length=n, array_based_stream_maximum_output_length=n,
+        jbig2_maximum_output_length=n, stream_decoding_work_maximum_length=max(n, 4 * n),
+        page_tree_maximum_depth=limits.page_tree_depth,
+    )
+
+
+def _resolve(obj: Any) -> Any:
+    """Follows indirect references; a dangling one is None, like a missing key."""
+    try:
+        while obj is not None and hasattr(obj, "get_object") and type(obj).__name__ == "IndirectObject":
+            obj = obj.get_object()
+        return obj
+    except Exception:
+        return None
+
+
+def _number(obj: Any, default: float) -> float:
+    obj = _resolve(obj)
+    try:
+        value = float(obj)
+    except (TypeError, ValueError):
+        return default
+    return value if value == value and abs(value) < 1e7 else default  # NaN and absurd sizes
+
+
+def _rectangle(obj: Any) -> tuple[float, float, float, float] | None:
+    obj = _resolve(obj)
+    if not isinstance(obj, (list, tuple)) or len(obj) != 4:
+        return None
+    values = [_number(v, float("nan")) for v in obj]
+    if any(v != v for v in values):
+        return None
+    x0, y0, x1, y1 = values
+    x0, x1 = min(x0, x1), max(x0, x1)
+    y0, y1 = min(y0, y1), max(y0, y1)
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return None
+    return (x0, y0, x1, y1)
+
+
+def _intersect(a, b):
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[2], b[2]), min(a[3], b[3])
+    return (x0, y0, x1, y1) if x1 - x0 >= 1 and y1 - y0 >= 1 else None
+
+
+def viewer_matrix(box, rotation: int) -> tuple:
+    """User space → viewer space: origin top-left of the visible box, y down, /Rotate applied clockwise."""
+    x0, y0, x1, y1 = box
+    if rotation == 90:
+        return (0.0, 1.0, 1.0, 0.0, -y0, -x0)
+    if rotation == 180:
+        return (-1.0, 0.0, 0.0, 1.0, x1, -y0)
+    if rotation == 270:
+        return (0.0, -1.0, -1.0, 0.0, y1, x1)
+    return (1.0, 0.0, 0.0, -1.0, -x0, y1)
+
+
+class _PageRecord:
+    """A leaf of the page tree with its inherited attributes already resolved."""
+
+    __slots__ = ("obj", "attrs")
+
+    def __init__(self, obj, attrs: dict):
+        self.obj = obj
+        self.attrs = attrs
+
+
+def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
+    """Depth-first over /Kids with our own cycle and depth checks (hostile trees fail up front)."""
+    pages: list[_PageRecord] = []
+    if root is None:
+        raise DamagedPDF("the document has no page tree (/Root /Pages is missing)")
+    stack = [(root, {}, 0, ())]
+    visits = 0
+    while stack:
+        node_ref, inherited, depth, ancestors = stack.pop()
+        visits += 1
+        if visits > 2_000_000:
+            raise DamagedPDF("the page tree has too many nodes")
+        key = _object_key(node_ref)
+        if key in ancestors:
+            raise DamagedPDF("the page tree has a cycle (a /Kids entry points back to an ancestor)")
+        if depth > limits.page_tree_depth:
+            raise DamagedPDF(f"the page tree is deeper than {limits.page_tree_depth} levels")
+        node = _resolve(node_ref)
+        if not hasattr(node, "get"):
+            continue  # null or junk in /Kids: skipped like viewers do
+        attrs = dict(inherited)
+        for name in INHERITABLE:
+            value = node.get(name)
+            if value is not None:
+                attrs[name] = value
+        kids = _resolve(node.get("/Kids"))
+        node_type = _resolve(node.get("/Type"))
+        if node_type == "/Page" or not isinstance(kids, list):
+            if node_type == "/Pages" and not isinstance(kids, list):
+                continue  # an empty intermediate node
+            pages.append(_PageRecord(node, attrs))
+            continue
+        for kid in reversed(kids):
+            stack.append((kid, attrs, depth + 1, ancestors + (key,)))
+    return pages
+
+
+def _object_key(ref) -> Any:
+    if type(ref).__name__ == "IndirectObject":
+        return (ref.idnum, ref.generation)
+    return id(ref)
+
+
+class Page:
+    """One page; its content is interpreted on the first access to `glyphs`."""
+
+    def __init__(self, document: "Document", index: int, record: _PageRecord):
+        self._document = document
+        self._record = record
+        self.number = index + 1
+        attrs = record.attrs
+        media = _rectangle(attrs.get("/MediaBox")) or DEFAULT_MEDIA_BOX
+        crop = _rectangle(attrs.get("/CropBox"))
+        box = _intersect(crop, media) if crop else None
+        self.box = box or media                       # visible box in user space
+        rotation = int(_number(attrs.get("/Rotate"), 0)) % 360
+        self.rotation = rotation - rotation % 90      # only multiples of 90 are meaningful
+        w, h = self.box[2] - self.box[0], self.box[3] - self.box[1]
+        self.width, self.height = (h, w) if self.rotation in (90, 270) else (w, h)
+        self._glyphs: list[Glyph] | None = None
+        self.warnings: list[str] = []
+
+    @property
+    def glyphs(self) -> list[Glyph]:
+        if self._glyphs is None:
+            self._glyphs = self._document._interpret(self)
+        return self._glyphs
+
+    def __repr__(self) -> str:
+        return f"<Page {self.number} {self.width:.0f}×{self.height:.0f} rot={self.rotation}>"
+
+
+class _LazyPages(Sequence):
+    def __init__(self, document: "Document"):
+        self._document = document
+
+    def __len__(self) -> int:
+        return self._document.page_count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._document.page(i) for i in range(*index.indices(len(self)))]
+        return self._document.page(index)
+
+
+class Document:
+    """An opened PDF. Pages are created and interpreted lazily."""
+
+    def __init__(self, reader, records: list[_PageRecord], limits: Limits, keep_outside: bool, warnings: list[str]):
+        from .fonts import FontCache
+
+        self._reader = reader
+        self._records = records
+        self.limits = limits
+        self.keep_outside = keep_outside
+        self.warnings = warnings
+        self._budget = DocumentBudget(limits)
+        self._charged: set = set()
+        self._pages: dict[int, Page] = {}
+        self._fonts = FontCache(limits, self._read_stream)
+        self.metadata = self._read_metadata()
+
+    @property
+    def page_count(self) -> int:
+        return len(self._records)
+
+    @property
+    def pages(self) -> Sequence[Page]:
+        return _LazyPages(self)
+
+    def page(self, index: int) -> Page:
+        if index < 0:
+            index += self.page_count
+        if not 0 <= index < self.page_count:
+            raise IndexError(f"page index {index} out of range (the document has {self.page_count} pages)")
+        page = self._pages.get(index)
+        if page is None:
+            page = self._pages[index] = Page(self, index, self._records[index])
+        return page
+
+    def _read_metadata(self) -> dict[str, str]:
+        try:
+            with _collect_pypdf_warnings(self.warnings):
+                info = self._reader.metadata or {}
+                return {str(k).lstrip("/"): str(_resolve(v)) for k, v in info.items() if _resolve(v) is not None}
+        except Exception:
+            return {}
+
+    def _read_stream(self, stream) -> bytes:
+        """Decoded bytes of a stream, within the per-stream and per-document byte budgets."""
+        stream = _resolve(stream)
+        if stream is None or not hasattr(stream, "get_data"):
+            return b""
+        from pypdf.errors import LimitReachedError
+
+        try:
+            with _pypdf_limits(self.limits):
+                data = stream.get_data()
+        except LimitReachedError as exc:
+            raise PageBudgetExceeded("stream_bytes", f"a stream decompresses to more than {self.limits.stream_bytes} bytes") from exc
+        if not isinstance(data, bytes):
+            data = bytes(data) if data is not None else b""
+        if len(data) > self.limits.stream_bytes:
+            raise PageBudgetExceeded("stream_bytes", f"a stream decompresses to more than {self.limits.stream_bytes} bytes")
+        key = id(stream)
+        if key not in self._charged:  # a stream shared by many pages is charged once
+            self._charged.add(key)
+            self._budget.charge_bytes(len(data))
+        return data
+
+    def _content_bytes(self, page: Page, env: PageEnv) -> bytes:
+        contents = _resolve(page._record.obj.get("/Contents"))
+        segments = contents if isinstance(contents, list) else [contents]
+        parts = []
+        for index, segment in enumerate(segments):
+            if segment is None:
+                continue
+            try:
+                parts.append(self._read_stream(segment))
+            except (PageBudgetExceeded, BudgetExceeded):
+                raise
+            except Exception as exc:
+                env.warnings.append(f"content stream {index + 1} could not be decoded ({_short(exc)}); it was skipped")
+        # segments are one stream (ISO 32000-1 §7.8.2): a token may straddle a boundary, so join with whitespace only
+        return b"\n".join(parts)
+
+    def _interpret(self, page: Page) -> list[Glyph]:
+        from .content.interpreter import interpret
+
+        glyphs: list[Glyph] = []
+        env = PageEnv(
+            limits=self.limits, budget=PageBudget(self.limits), load_font=self._fonts.get,
+            read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
+            keep_outside=self.keep_outside, warnings=page.warnings,
+        )
+        with _collect_pypdf_warnings(page.warnings):
+            try:
+                content = self._content_bytes(page, env)
+                resources = _resolve(page._record.attrs.get("/Resources"))
+                interpret(content, resources, viewer_matrix(page.box, page.rotation), env, out=glyphs)
+            except PageBudgetExceeded as exc:
+                page.warnings.append(f"page {page.number} stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
+            except BudgetExceeded:
+                raise
+            except RecursionError:
+                page.warnings.append(f"page {page.number} is nested too deeply; the text decoded before that point is kept")
+            except Exception as exc:
+                page.warnings.append(f"page {page.number} failed midway ({_short(exc)}); the text decoded before that point is kept")
+        if env.undecodable:
+            page.warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
+        del page.warnings[MAX_PAGE_WARNINGS:]
+        return glyphs
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
+
+
+def _looks_like_pdf(data: bytes) -> bool:
+    if b"%PDF-" in data[:HEADER_SEARCH_BYTES]:
+        return True
+    # a file whose header was lost can still be repaired when its objects are there
+    return b" obj" in data[:65536] and (b"endobj" in data or b"/Type" in data)
+
+
+def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False) -> Document:
+    """Opens PDF bytes. Raises NotAPDF, PasswordRequired, DamagedPDF or BudgetExceeded."""
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if not isinstance(data, bytes):
+        raise TypeError("glyphline.open() takes the PDF's bytes")
+    limits = limits or Limits()
+    if not data.strip():
+        raise NotAPDF("the file is empty")
+    if not _looks_like_pdf(data):
+        raise NotAPDF("this is not a PDF file (no %PDF header and no PDF objects)")
+    warnings: list[str] = []
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+
+    with _collect_pypdf_warnings(warnings), _pypdf_limits(limits):
+        try:
+            reader = PdfReader(io.BytesIO(data), strict=False)
+        except FileNotDecryptedError as exc:
+            raise PasswordRequired("the PDF is encrypted and needs a password") from exc
+        except (PdfReadError, ValueError, KeyError, TypeError, IndexError, AttributeError, AssertionError,
+                RecursionError, OverflowError) as exc:
+            raise DamagedPDF(f"the PDF cannot be read: {_short(exc)}") from exc
+        except Exception as exc:  # pypdf raises many kinds on hostile files; all mean "damaged"
+            raise DamagedPDF(f"the PDF cannot be read: {_short(exc)}") from exc
+        _decrypt(reader, password, DependencyError, FileNotDecryptedError)
+        try:
+            root = _resolve(reader.trailer.get("/Root"))
+            pages_root = root.get("/Pages") if hasattr(root, "get") else None
+            records = _walk_page_tree(pages_root, limits)
+        except (DamagedPDF, NotAPDF, PasswordRequired):
+            raise
+        except FileNotDecryptedError as exc:
+            raise PasswordRequired("the PDF is encrypted and needs a password") from exc
+        except Exception as exc:
+            raise DamagedPDF(f"the page tree cannot be read: {_short(exc)}") from exc
+        if not records:
+            records = _pages_from_pypdf(reader, limits)
+    return Document(reader, records, limits, keep_outside, warnings)
+
+
+def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> None:
+    try:
+        if not reader.is_encrypted:
+            return
+    except Exception as exc:
+        raise DamagedPDF(f"the encryption dictionary cannot be read: {_short(exc)}") from exc
+    try:
+        result = reader.decrypt(password or "")
+    except DependencyError as exc:
+        raise DamagedPDF("the PDF uses AES encryption and no AES provider is available (install 'cryptography')") from exc
+    except NotImplementedError as exc:
+        raise DamagedPDF(f"unsupported encryption: {_short(exc)}") from exc
+    except Exception as exc:
+        raise DamagedPDF(f"the encryption dictionary is damaged: {_short(exc)}") from exc
+    if not result:  # PasswordType.NOT_DECRYPTED == 0
+        if password:
+            raise PasswordRequired("the password is wrong")
+        raise PasswordRequired("the PDF is encrypted and needs a password")
+
+
+def _pages_from_pypdf(reader, limits: Limits) -> list[_PageRecord]:
+    """Last resort when /Root /Pages yields nothing: pypdf's own flattening (it finds orphan pages on repair)."""
+    records = []
+    try:
+        for page in reader.pages:
+            attrs = {name: page.get(name) for name in INHERITABLE if page.get(name) is not None}
+            records.append(_PageRecord(page, attrs))
+    except Exception:
+        pass
+    return records

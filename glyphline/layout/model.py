@@ -1,0 +1,56 @@
+"""Records the layout stages hand to the outputs: page → blocks → lines → words.
+
+All boxes are axis-aligned in viewer space (see glyphline.glyph): x0 < x1, y0 < y1, y down.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Word:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float          # font size of the word's first glyph
+    font: str
+    flags: int = 0       # union of the glyph flags (glyphline.glyph)
+
+
+@dataclass(slots=True)
+class Line:
+    words: list[Word]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    dx: float = 1.0      # writing direction of the line
+    dy: float = 0.0
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+@dataclass(slots=True)
+class Block:
+    """A paragraph, heading, list item, table row, caption, header or footer."""
+
+    lines: list[Line]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    role: str = "body"   # body | header | footer | sidebar | rotated
+
+
+@dataclass
+class PageLayout:
+    number: int          # 1-based
+    width: float
+    height: float
+    blocks: list[Block] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    char_count: int = 0  # characters of text on the page (for scan detection)
