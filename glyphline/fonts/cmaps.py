@@ -1,0 +1,137 @@
+"""Predefined CMaps and CID → Unicode tables of the Adobe character collections, loaded lazily.
+
+The data is Adobe's CMap resources as packed binary CMaps (.bcmap) from npm's pdfjs-dist
+(`make cmaps` copies them to the top-level `cmaps/` folder). Where the bytes come from is
+pluggable (`set_cmap_loader`), so the browser fetches a file only when a font names it: a
+Latin-only document never touches this data. Each name is read and decoded once, then cached.
+
+composite.py calls the two seam functions, `predefined_cmap` (codespace + code → CID of
+90ms-RKSJ-H, GBK-EUC-H, KSCms-UHC-H, ETen-B5-H, Uni…-H/V …) and `cid_to_unicode` (Adobe-GB1,
+-CNS1, -Japan1, -Korea1). Unknown names, missing files and corrupt data give None.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Callable, Optional
+
+from .bcmap import MAX_USECMAP_DEPTH, BcmapError, CMap, parse_bcmap
+
+CMapLoader = Callable[[str], Optional[bytes]]
+
+# names are file names; anything else (slashes, dots) could walk out of the data folder
+CMAP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,63}")
+# orderings whose CID → Unicode table Adobe publishes (pdfjs-dist ships it as Adobe-<O>-UCS2)
+UNICODE_TABLE_ORDERINGS = frozenset({"Japan1", "GB1", "CNS1", "Korea1"})
+# Identity CMaps are arithmetic, not data: the composite font handles them itself
+IDENTITY_CMAPS = frozenset({"Identity-H", "Identity-V"})
+PACKAGE_DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "cmaps"
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+SEARCH_DIRS = (PACKAGE_DATA_DIR, REPO_ROOT / "cmaps",
+               REPO_ROOT / "node_modules" / "pdfjs-dist" / "cmaps")
+
+
+def file_loader(name: str) -> bytes | None:
+    """Default loader on CPython: installed package data, then the built `cmaps/`, then npm's copy."""
+    for folder in SEARCH_DIRS:
+        try:
+            return (folder / f"{name}.bcmap").read_bytes()
+        except OSError:
+            continue
+    return None
+
+
+def browser_loader(base_url: str) -> CMapLoader:
+    """A loader for Pyodide in a Web Worker: synchronous GET of `<base_url>/<name>.bcmap`.
+
+    Synchronous XMLHttpRequest is allowed in workers and the interpreter is synchronous, so
+    the font that needs a CMap waits for it (the service worker caches the file once fetched).
+    """
+    base = base_url.rstrip("/")
+
+    def load(name: str) -> bytes | None:
+        try:
+            import js  # Pyodide only
+            from pyodide.ffi import JsException
+        except ImportError:
+            return None
+        try:
+            request = js.XMLHttpRequest.new()
+            request.open("GET", f"{base}/{name}.bcmap", False)
+            try:
+                request.responseType = "arraybuffer"   # allowed for synchronous requests in workers
+                binary = True
+            except JsException:
+                # main thread: raw bytes through text, each char code one byte (x-user-defined)
+                request.overrideMimeType("text/plain; charset=x-user-defined")
+                binary = False
+            request.send(None)
+            if request.status != 200:
+                return None
+            if binary:
+                return js.Uint8Array.new(request.response).to_bytes()
+            return bytes(ord(c) & 0xFF for c in str(request.responseText))
+        except JsException:
+            return None
+
+    return load
+
+
+_loader: CMapLoader = file_loader
+_cache: dict[str, CMap | None] = {}
+
+
+def set_cmap_loader(loader: CMapLoader) -> None:
+    """Install where .bcmap bytes come from (the web worker installs `browser_loader`)."""
+    global _loader
+    _loader = loader
+    _cache.clear()
+
+
+def predefined_cmap(name: str) -> CMap | None:
+    """The predefined CMap `name` (codespace ranges + code → CID, `usecmap` parent resolved), or None.
+
+    The result is a `bcmap.CMap`: `.codespace` (ranges with `length`, `low`, `high` bytes),
+    `.lookup_cid(code)`, `.vertical`, `.split(data)`.
+    """
+    if not isinstance(name, str) or name in IDENTITY_CMAPS or not CMAP_NAME.fullmatch(name):
+        return None
+    return _load(name, ())
+
+
+def _load(name: str, chain: tuple[str, ...]) -> CMap | None:
+    if name in _cache:
+        return _cache[name]
+    if name in chain or len(chain) > MAX_USECMAP_DEPTH or not CMAP_NAME.fullmatch(name):
+        return None
+    try:
+        data = _loader(name)
+    except Exception:   # a loader is outside code (network, file system): never fatal here
+        data = None
+    cmap = None
+    if data:
+        try:
+            cmap = parse_bcmap(data, name)
+        except BcmapError:
+            cmap = None
+    if cmap is not None and cmap.parent_name:
+        cmap.parent = _load(cmap.parent_name, chain + (name,))
+        if cmap.parent is None:
+            cmap = None     # half a CMap would decode silently wrong: treat it as missing
+    _cache[name] = cmap
+    return cmap
+
+
+def unicode_table(registry: str, ordering: str) -> CMap | None:
+    """The CID → Unicode table of an Adobe character collection, or None."""
+    if registry != "Adobe" or ordering not in UNICODE_TABLE_ORDERINGS:
+        return None
+    return predefined_cmap(f"{registry}-{ordering}-UCS2")
+
+
+def cid_to_unicode(registry: str, ordering: str, cid: int) -> str | None:
+    """Unicode text of `cid` in the collection registry-ordering (as Acrobat and pdf.js map it), or None."""
+    table = unicode_table(registry, ordering)
+    if table is None or not isinstance(cid, int) or cid <= 0:
+        return None
+    return table.lookup_unicode(cid)
