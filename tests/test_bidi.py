@@ -127,8 +127,10 @@ def test_any_units_give_a_permutation(units, rtl):
     order = bidi.visual_to_logical(units, rtl)
     assert sorted(order) == list(range(len(units)))
     out = bidi.logical_line(units, rtl)
-    assert sorted(out) == sorted("".join(bidi.mirrored(u) if u in bidi.MIRROR else u for u in units)) \
-        or sorted(out) == sorted("".join(units))
+    # each bracket may or may not be mirrored (it depends on its resolved level): compare up to mirroring
+    def canonical(text):
+        return sorted(min(c, bidi.mirrored(c)) if c in bidi.MIRROR else c for c in text)
+    assert canonical(out) == canonical("".join(units))
 
 
 def test_logical_words_for_the_word_stage():
