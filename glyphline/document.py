@@ -50,11 +50,11 @@ def _collect_pypdf_warnings(sink: list[str], cap: int = MAX_PAGE_WARNINGS) -> It
         _pypdf_logger.propagate = old_propagate
 
 
-def _pypdf_limits(limits: Limits):
+def _pypdf_limits(limits: Limits, remaining: int | None = None):
     """pypdf's own decoders stop at these sizes without allocating more (decompression bombs)."""
     from pypdf._configuration import apply_configuration
 
-    n = limits.stream_bytes
+    n = limits.stream_bytes if remaining is None else max(1, min(limits.stream_bytes, remaining))
     return apply_configuration(
         zlib_maximum_output_length=n, lzw_maximum_output_length=n, run_length_maximum_output_length=n,
         brotli_maximum_output_length=n, array_based_stream_maximum_output_length=n,
@@ -260,17 +260,22 @@ class Document:
             return b""
         from pypdf.errors import LimitReachedError
 
+        key = id(stream)
+        charged = key in self._charged
+        # an uncharged stream may use only what is left of the document's budget
+        remaining = None if charged else self.limits.document_bytes - self._budget.bytes_used
         try:
-            with _pypdf_limits(self.limits):
+            with _pypdf_limits(self.limits, remaining):
                 data = stream.get_data()
         except LimitReachedError as exc:
+            if remaining is not None and remaining < self.limits.stream_bytes:
+                raise BudgetExceeded("document_bytes", f"more than {self.limits.document_bytes} decompressed bytes in this document") from exc
             raise PageBudgetExceeded("stream_bytes", f"a stream decompresses to more than {self.limits.stream_bytes} bytes") from exc
         if not isinstance(data, bytes):
             data = bytes(data) if data is not None else b""
         if len(data) > self.limits.stream_bytes:
             raise PageBudgetExceeded("stream_bytes", f"a stream decompresses to more than {self.limits.stream_bytes} bytes")
-        key = id(stream)
-        if key not in self._charged:  # a stream shared by many pages is charged once
+        if not charged:  # a stream shared by many pages is charged once
             self._charged.add(key)
             self._budget.charge_bytes(len(data))
         return data
@@ -348,7 +353,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
 
     with _collect_pypdf_warnings(warnings), _pypdf_limits(limits):
         try:
-            reader = PdfReader(io.BytesIO(data), strict=False)
+            reader = _read_with_repair(PdfReader, data)
         except FileNotDecryptedError as exc:
             raise PasswordRequired("the PDF is encrypted and needs a password") from exc
         except (PdfReadError, ValueError, KeyError, TypeError, IndexError, AttributeError, AssertionError,
@@ -370,6 +375,17 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
         if not records:
             records = _pages_from_pypdf(reader, limits)
     return Document(reader, records, limits, keep_outside, warnings)
+
+
+def _read_with_repair(PdfReader, data: bytes):
+    """pypdf rebuilds a lost xref only when it finds a startxref; point one at 0 to make it scan the file."""
+    try:
+        return PdfReader(io.BytesIO(data), strict=False)
+    except Exception as first_error:
+        try:
+            return PdfReader(io.BytesIO(data + b"\nstartxref\n0\n%%EOF\n"), strict=False)
+        except Exception:
+            raise first_error from None
 
 
 def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> None:

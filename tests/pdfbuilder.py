@@ -78,7 +78,7 @@ def flate(data: bytes) -> bytes:
 
 def flate_bomb(inflated_size: int, fill: bytes = b" ") -> bytes:
     """Flate data that inflates to `inflated_size` bytes of `fill`, built without allocating them."""
-    chunk = fill * (1 << 20 // len(fill))
+    chunk = fill * ((1 << 20) // len(fill))
     compressor = zlib.compressobj(9)
     out, remaining = [], inflated_size
     while remaining > 0:
@@ -190,11 +190,12 @@ class PdfBuilder:
         self.objects[ref.num] = value
         return ref
 
-    def stream(self, data: bytes, attrs: dict | None = None, compress: bool = False) -> Ref:
+    def stream(self, data: bytes, attrs: dict | None = None, compress: bool = False, into: Ref | None = None) -> Ref:
+        """A stream object; `into` fills a reserved reference (for self-referencing objects)."""
         attrs = dict(attrs or {})
         if compress:
             data, attrs["Filter"] = flate(data), "/FlateDecode"
-        return self.add(Stream(data, attrs))
+        return self.set(into, Stream(data, attrs)) if into else self.add(Stream(data, attrs))
 
     # -- fonts
     def font_type1(self, base: str = "Helvetica", *, encoding=None, widths: list | None = None,
@@ -270,7 +271,7 @@ class PdfBuilder:
 
     # -- XObjects
     def form(self, content: bytes, *, bbox=(0, 0, 1000, 1000), matrix=None, fonts: dict | None = None,
-             xobjects: dict | None = None, resources: dict | None = None) -> Ref:
+             xobjects: dict | None = None, resources: dict | None = None, into: Ref | None = None) -> Ref:
         """A Form XObject; without fonts/xobjects/resources it has no /Resources (inherits the caller's)."""
         attrs = {"Type": "/XObject", "Subtype": "/Form", "BBox": list(bbox)}
         if matrix is not None:
@@ -278,7 +279,7 @@ class PdfBuilder:
         res = self.resources(fonts, xobjects, resources)
         if res is not None:
             attrs["Resources"] = res
-        return self.stream(content, attrs)
+        return self.stream(content, attrs, into=into)
 
     @staticmethod
     def resources(fonts: dict | None = None, xobjects: dict | None = None, extra: dict | None = None) -> dict | None:
@@ -341,15 +342,13 @@ class PdfBuilder:
             node = self.pages_node(node)
         return self.page(content, parent=node, **page_args)
 
-    def _count(self, num: int, seen: frozenset = frozenset()) -> int:
-        if num not in self.nodes or num in seen:
-            return 1
-        return sum(self._count(k.num, seen | {num}) for k in self.nodes[num]["kids"])
-
     def _emit_tree(self) -> None:
+        counts: dict[int, int] = {}
+        for num in reversed(self.nodes):    # a node is always registered after its parent
+            counts[num] = sum(counts.get(k.num, 1) for k in self.nodes[num]["kids"])
         for num, node in self.nodes.items():
             kids = node["kids"] + self.extra_kids.get(num, [])
-            attrs = {"Type": "/Pages", "Kids": kids, "Count": self._count(num), **node["attrs"]}
+            attrs = {"Type": "/Pages", "Kids": kids, "Count": counts[num], **node["attrs"]}
             if node["parent"] is not None:
                 attrs["Parent"] = node["parent"]
             self.objects[num] = attrs
@@ -361,6 +360,13 @@ class PdfBuilder:
     def build(self, *, info: dict | None = None, object_streams: bool = False) -> bytes:
         """The file. `info` fills the /Info dictionary (str values become text strings);
         object_streams packs non-stream objects into one /ObjStm with an xref stream."""
+        saved = dict(self.objects)      # build() can be called again (e.g. with object streams)
+        try:
+            return self._build(info, object_streams)
+        finally:
+            self.objects = saved
+
+    def _build(self, info: dict | None, object_streams: bool) -> bytes:
         self._emit_tree()
         catalog = self.add({"Type": "/Catalog", "Pages": self.pages_root})
         info_ref = self.add(dict(info)) if info else None
