@@ -27,3 +27,7 @@ class BudgetExceeded(GlyphlineError):
     def __init__(self, limit: str, message: str):
         super().__init__(message)
         self.limit = limit
+
+
+class Cancelled(GlyphlineError):
+    """The caller's cancel signal was seen between two pages; no result is produced."""

@@ -1,0 +1,375 @@
+"""The command line: a thin shell over extract_text — arguments, batch, exit codes, stderr.
+
+Every problem becomes one line on stderr (`glyphline: FILE: needs a password`) and an exit
+code; a traceback is never shown (set GLYPHLINE_DEBUG=1 to see one). Several files run in a
+process pool, and each file's output is written as soon as it is ready, so a file that fails
+never costs the others theirs.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
+from .extract import MODES, extract_text, parse_page_spec
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_SCAN = 3
+EXIT_PASSWORD = 4
+EXIT_BROKEN = 5
+
+MAX_DEFAULT_JOBS = 4            # more workers than this mostly contend for memory bandwidth
+PROGRESS_MIN_PAGES = 20         # a single file shorter than this finishes before a bar is worth drawing
+PROGRESS_BAR_WIDTH = 30
+MAX_WARNING_LINES = 10          # per file: a damaged 800-page file must not flood the terminal
+MAX_WARNINGS_PER_LINE = 3       # per page: the first few say what happened, a count says the rest
+STDIN_NAME = "-"
+
+EPILOG = """\
+exit codes:
+  0  ok (pages without a text layer in an otherwise normal file are only warned about)
+  2  usage error: bad option or page spec, unreadable input or unwritable output
+  3  no text layer: the document is scanned/image-only and needs OCR (its text, if any, is still written)
+  4  password required, or the password is wrong
+  5  not a PDF, damaged beyond repair, or too large for the built-in limits
+With several files the exit code is the highest one.
+
+FILE may be '-' for standard input. One file without -o goes to standard output; with
+--outdir each FILE becomes DIR/<stem>.txt (.json for --mode json).
+Set GLYPHLINE_DEBUG=1 to get a traceback instead of the one-line message on unexpected errors."""
+
+
+@dataclass(frozen=True)
+class Options:
+    mode: str
+    markers: bool
+    page_breaks: bool
+    bom: bool
+    pages: str | None
+    password: str
+
+
+@dataclass(frozen=True)
+class Job:
+    index: int
+    name: str                   # as the user wrote it: used in messages
+    source: str | None          # path to read, None for stdin (then `data` is set)
+    data: bytes | None
+    output: str | None          # file to write, None to hand the text back to the main process
+
+
+@dataclass
+class Outcome:
+    index: int
+    name: str
+    code: int = EXIT_OK
+    errors: list[str] = field(default_factory=list)     # always printed
+    warnings: list[str] = field(default_factory=list)   # printed unless --quiet
+    text: str | None = None                             # set when the main process writes it
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="glyphline", description="Extract the text of PDF files in reading order.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="+", metavar="FILE", help="PDF file(s); '-' reads standard input")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("-o", "--output", metavar="OUT", help="write the text to OUT ('-' = standard output)")
+    target.add_argument("--outdir", metavar="DIR", help="write one output per input into DIR")
+    parser.add_argument("--mode", choices=MODES, default="reflow",
+                        help="reflow: paragraphs as lines (default); preserve: the page's lines; "
+                             "layout: a character grid keeping columns aligned; json: blocks, lines, words and boxes")
+    parser.add_argument("--markers", action="store_true", help="separate pages with '--- Page N ---' lines")
+    parser.add_argument("--no-page-breaks", action="store_true", help="no form feed between pages")
+    parser.add_argument("--bom", action="store_true", help="start the output with a UTF-8 byte order mark")
+    parser.add_argument("--pages", metavar="SPEC", help="pages to extract, e.g. 1-3,7 or 5- (1-based)")
+    parser.add_argument("--password", metavar="PW", default="", help="password of an encrypted PDF")
+    parser.add_argument("--jobs", metavar="N", type=int, default=min(MAX_DEFAULT_JOBS, os.cpu_count() or 1),
+                        help="files converted in parallel (default: min(4, CPUs))")
+    parser.add_argument("--quiet", action="store_true", help="no page warnings and no progress bar")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("glyphline: interrupted\n")
+        return 130
+    except SystemExit as exc:  # argparse: --help (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    except BaseException as exc:  # the last net: a user never sees a traceback
+        if os.environ.get("GLYPHLINE_DEBUG") == "1":
+            raise
+        sys.stderr.write(f"glyphline: unexpected error ({_describe(exc)})\n")
+        return EXIT_BROKEN
+
+
+def _main(argv: list[str] | None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    if args.pages is not None:
+        try:
+            parse_page_spec(args.pages)
+        except ValueError as exc:
+            parser.error(str(exc))
+    if args.files.count(STDIN_NAME) > 1:
+        parser.error("'-' (standard input) can be given only once")
+    options = Options(mode=args.mode, markers=args.markers, page_breaks=not args.no_page_breaks,
+                      bom=args.bom, pages=args.pages, password=args.password)
+    if args.outdir:
+        try:
+            os.makedirs(args.outdir, exist_ok=True)
+        except OSError as exc:
+            sys.stderr.write(f"glyphline: {args.outdir}: cannot create the output folder ({_os_reason(exc)})\n")
+            return EXIT_USAGE
+    jobs = _plan_jobs(args, options)
+    progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
+    outcomes: list[Outcome] = []
+    if len(jobs) == 1:
+        outcomes.append(convert(jobs[0], options, progress.pages))
+    elif jobs and args.jobs == 1:
+        progress.start_files(len(jobs))
+        for job in jobs:
+            outcomes.append(convert(job, options))
+            progress.file_done()
+    elif jobs:
+        outcomes.extend(_run_pool(jobs, options, args.jobs, progress))
+    progress.finish()
+    code = EXIT_OK
+    to_stdout = args.outdir is None
+    collected: list[str] = []
+    for outcome in sorted(outcomes, key=lambda o: o.index):
+        if outcome.text is not None and to_stdout:
+            collected.append(outcome.text)
+        code = max(code, outcome.code)
+    if collected and args.output not in (None, STDIN_NAME):
+        code = max(code, _write_or_report(args.output, "".join(collected)))
+    elif collected:
+        _write_stdout("".join(collected))
+    for outcome in sorted(outcomes, key=lambda o: o.index):
+        for line in outcome.errors + ([] if args.quiet else outcome.warnings):
+            sys.stderr.write(line + "\n")
+    return code
+
+
+def _plan_jobs(args, options: Options) -> list[Job]:
+    """One job per FILE; stdin is read here (a worker process cannot read it)."""
+    jobs: list[Job] = []
+    extension = ".json" if options.mode == "json" else ".txt"
+    used_names: set[str] = set()
+    for index, name in enumerate(args.files):
+        data = None
+        if name == STDIN_NAME:
+            data = sys.stdin.buffer.read()
+        output = None
+        if args.outdir:
+            stem = "stdin" if name == STDIN_NAME else Path(name).stem or "output"
+            unique, n = stem, 1
+            while unique in used_names:  # a/x.pdf and b/x.pdf must not overwrite each other
+                n += 1
+                unique = f"{stem}-{n}"
+            used_names.add(unique)
+            output = os.path.join(args.outdir, unique + extension)
+        jobs.append(Job(index, name, None if name == STDIN_NAME else name, data, output))
+    return jobs
+
+
+def _run_pool(jobs: list[Job], options: Options, workers: int, progress: "_Progress") -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    unfinished = list(jobs)
+    progress.start_files(len(jobs))
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        futures = {pool.submit(convert, job, options): job for job in jobs}
+        for future in as_completed(futures):
+            job = futures[future]
+            try:
+                outcomes.append(future.result())
+            except BrokenProcessPool:
+                continue  # a worker died (out of memory, killed): its jobs are retried alone below
+            except Exception as exc:  # convert() catches everything; this is the pool's own failure
+                if os.environ.get("GLYPHLINE_DEBUG") == "1":
+                    raise
+                outcomes.append(Outcome(job.index, job.name, EXIT_BROKEN,
+                                        [f"glyphline: {job.name}: unexpected error ({_describe(exc)})"]))
+            unfinished.remove(job)
+            progress.file_done()
+    for job in unfinished:
+        outcomes.append(_run_isolated(job, options))
+        progress.file_done()
+    return outcomes
+
+
+def _run_isolated(job: Job, options: Options) -> Outcome:
+    """A job whose pool died runs in a pool of its own, so the one file that kills a worker is named."""
+    try:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            return pool.submit(convert, job, options).result()
+    except BrokenProcessPool:
+        return Outcome(job.index, job.name, EXIT_BROKEN,
+                       [f"glyphline: {job.name}: the converting process died (out of memory or killed)"])
+
+
+def convert(job: Job, options: Options, on_progress=None) -> Outcome:
+    """Runs in a worker process: read, extract, write; every failure becomes an Outcome."""
+    outcome = Outcome(job.index, job.name)
+    try:
+        data = job.data if job.data is not None else _read(job.source)
+    except OSError as exc:
+        return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
+    try:
+        result = extract_text(data, mode=options.mode, pages=options.pages, markers=options.markers,
+                              page_breaks=options.page_breaks, bom=options.bom, password=options.password,
+                              on_progress=on_progress)
+    except PasswordRequired:
+        reason = "the password is wrong" if options.password else "needs a password (use --password)"
+        return _fail(outcome, EXIT_PASSWORD, reason)
+    except NotAPDF as exc:
+        return _fail(outcome, EXIT_BROKEN, f"not a PDF ({exc})")
+    except DamagedPDF as exc:
+        return _fail(outcome, EXIT_BROKEN, f"damaged beyond repair ({exc.reason})")
+    except BudgetExceeded as exc:
+        return _fail(outcome, EXIT_BROKEN, f"too large to process: {exc} (limit {exc.limit})")
+    except MemoryError:
+        return _fail(outcome, EXIT_BROKEN, "out of memory")
+    except RecursionError:
+        return _fail(outcome, EXIT_BROKEN, "damaged beyond repair (structures nested too deeply)")
+    except Exception as exc:
+        if os.environ.get("GLYPHLINE_DEBUG") == "1":
+            raise
+        return _fail(outcome, EXIT_BROKEN, f"unexpected error ({_describe(exc)}); please report this file")
+    if result.scan is not None and result.scan.whole_document:
+        outcome.code = EXIT_SCAN
+        outcome.errors.append(f"glyphline: {job.name}: {result.scan.message}")
+    elif result.scan is not None:
+        outcome.warnings.append(f"glyphline: {job.name}: {result.scan.message}")
+    outcome.warnings.extend(_warning_lines(job.name, result))
+    if job.output is None:
+        outcome.text = result.text
+    else:
+        code = _write_or_report(job.output, result.text, outcome.errors)
+        outcome.code = max(outcome.code, code)
+    return outcome
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _fail(outcome: Outcome, code: int, message: str) -> Outcome:
+    outcome.code = code
+    outcome.errors.append(f"glyphline: {outcome.name}: {message}")
+    return outcome
+
+
+def _warning_lines(name: str, result) -> list[str]:
+    """One line per page with warnings (the first few, then a count); document warnings first."""
+    lines = []
+    if result.document_warnings:
+        lines.append(_summarise(f"glyphline: {name}: ", result.document_warnings))
+    pages = [p for p in result.pages if p.warnings]
+    for page in pages[:MAX_WARNING_LINES]:
+        lines.append(_summarise(f"glyphline: {name}: page {page.number}: ",
+                                [_without_page_prefix(w, page.number) for w in page.warnings]))
+    if len(pages) > MAX_WARNING_LINES:
+        lines.append(f"glyphline: {name}: {len(pages) - MAX_WARNING_LINES} more page(s) with warnings")
+    return lines
+
+
+def _summarise(prefix: str, messages: list[str]) -> str:
+    shown = "; ".join(messages[:MAX_WARNINGS_PER_LINE])
+    more = len(messages) - MAX_WARNINGS_PER_LINE
+    return prefix + shown + (f" (+{more} more)" if more > 0 else "")
+
+
+def _without_page_prefix(message: str, number: int) -> str:
+    for prefix in (f"page {number}: ", f"page {number} "):
+        if message.startswith(prefix):
+            return message[len(prefix):]
+    return message
+
+
+def _write_or_report(path: str, text: str, errors: list[str] | None = None) -> int:
+    """Writes atomically (a temporary file renamed into place); a failure becomes one line."""
+    temporary = f"{path}.part{os.getpid()}"
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        line = f"glyphline: {path}: cannot write the output ({_os_reason(exc)})"
+        if errors is not None:
+            errors.append(line)
+        else:
+            sys.stderr.write(line + "\n")
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def _write_stdout(text: str) -> None:
+    try:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:  # `glyphline big.pdf | head`: the reader left, which is fine
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+
+
+def _os_reason(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class _Progress:
+    """A one-line bar on stderr (TTY only): files for a batch, pages for one long file."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.total_files = 0
+        self.done_files = 0
+        self.drawn = False
+
+    def start_files(self, total: int) -> None:
+        self.total_files = total
+        self._draw(0, total, "files")
+
+    def file_done(self) -> None:
+        self.done_files += 1
+        self._draw(self.done_files, self.total_files, "files")
+
+    def pages(self, done: int, total: int) -> None:
+        if total >= PROGRESS_MIN_PAGES:
+            self._draw(done, total, "pages")
+
+    def _draw(self, done: int, total: int, unit: str) -> None:
+        if not self.enabled or total <= 0:
+            return
+        filled = PROGRESS_BAR_WIDTH * done // total
+        bar = "#" * filled + "." * (PROGRESS_BAR_WIDTH - filled)
+        sys.stderr.write(f"\rglyphline [{bar}] {done}/{total} {unit}")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def finish(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()

@@ -1,0 +1,324 @@
+"""The library call: PDF bytes → text in one of four modes, page by page or whole.
+
+    result = extract_text(data, mode="reflow", pages="1-3,7")
+    result.text, result.pages, result.scan, result.warnings
+
+extract_text works in two passes: every selected page is analysed into a PageLayout first,
+then the dehyphenation vocabulary is built over the whole document and the pages are
+rendered. iter_pages renders each page as soon as it is analysed, with the vocabulary of the
+pages seen so far. Both call `on_progress(done, total)` after each page and check `cancel`
+between pages. No threads or processes here: the browser worker runs this same code.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Union
+
+from .document import Document
+from .document import open as open_document
+from .errors import Cancelled
+from .layout.model import PageLayout
+from .limits import Limits
+
+MODES = ("reflow", "preserve", "layout", "json")
+MIN_CHARS_PER_PAGE = 12   # the issue's rule: fewer characters per page on average means no text layer
+MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
+STATS_WINDOW_PAGES = 50   # iter_pages: a short page borrows statistics from at most this many previous pages
+PAGE_MARKER = "--- Page {number} ---"
+BOM = "\ufeff"
+
+PageSpec = Union[str, Iterable[int], None]
+ProgressCallback = Callable[[int, int], Any]
+CancelSignal = Any  # a callable returning True to stop, or an object with is_set() (threading.Event)
+
+
+@dataclass
+class PageResult:
+    number: int                 # 1-based page number in the document
+    text: str                   # the page rendered in the requested mode (the page's JSON object in json mode)
+    char_count: int             # characters of text found on the page
+    warnings: list[str] = field(default_factory=list)
+    scan: bool = False          # fewer than MIN_CHARS_PER_PAGE characters: no text layer on this page
+
+
+@dataclass
+class ScanReport:
+    """Pages without a text layer. `whole_document` is the issue's rule: the average is too low."""
+
+    whole_document: bool
+    pages: list[int]
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"whole_document": self.whole_document, "pages": list(self.pages), "message": self.message}
+
+
+@dataclass
+class Result:
+    text: str
+    pages: list[PageResult]
+    scan: ScanReport | None
+    warnings: list[str]         # every warning: the document's first, then each page's ("page N: ...")
+    page_count: int             # pages in the document, selected or not
+    metadata: dict[str, str] = field(default_factory=dict)
+    document_warnings: list[str] = field(default_factory=list)  # the document's own (repairs, page selection)
+
+
+# ----------------------------------------------------------------------------- page selection
+
+def parse_page_spec(spec: str) -> list[tuple[int, int | None]]:
+    """'1-3,7,10-' → [(1, 3), (7, 7), (10, None)]; raises ValueError on anything else."""
+    if not isinstance(spec, str):
+        raise ValueError("a page spec is a string like '1-3,7'")
+    if len(spec) > MAX_PAGE_SPEC_LENGTH:
+        raise ValueError("the page spec is too long")
+    ranges: list[tuple[int, int | None]] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            raise ValueError(f"invalid page spec {spec!r}: empty item (use e.g. '1-3,7')")
+        first, dash, last = part.partition("-")
+        try:
+            start = int(first)
+            end = None if dash and not last.strip() else int(last if dash else first)
+        except ValueError:
+            raise ValueError(f"invalid page spec {spec!r}: {part!r} is not a page or a range like 2-5") from None
+        if start < 1 or (end is not None and end < 1):
+            raise ValueError(f"invalid page spec {spec!r}: pages are numbered from 1")
+        if end is not None and end < start:
+            raise ValueError(f"invalid page spec {spec!r}: the range {part!r} runs backwards")
+        ranges.append((start, end))
+    return ranges
+
+
+def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]:
+    """The selected 1-based page numbers in document order, and warnings for pages past the end."""
+    if spec is None:
+        return list(range(1, page_count + 1)), []
+    if isinstance(spec, str):
+        ranges = parse_page_spec(spec)
+    else:
+        ranges = []
+        for number in spec:
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise ValueError(f"page numbers must be integers, got {number!r}")
+            if number < 1:
+                raise ValueError(f"pages are numbered from 1, got {number}")
+            ranges.append((number, number))
+    chosen: set[int] = set()
+    beyond: set[int] = set()
+    for start, end in ranges:
+        stop = page_count if end is None else end
+        chosen.update(range(start, min(stop, page_count) + 1))  # bounded by the document, not the spec
+        if end is not None and end > page_count:
+            beyond.add(max(start, page_count + 1))
+    warnings = []
+    if beyond:
+        warnings.append(f"the document has {page_count} page(s); pages from {min(beyond)} on were asked for and skipped")
+    return sorted(chosen), warnings
+
+
+# ----------------------------------------------------------------------------- the calls
+
+def extract_text(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, markers: bool = False,
+                 page_breaks: bool = True, dehyphenate: bool = True, password: str = "",
+                 limits: Limits | None = None, bom: bool = False, on_progress: ProgressCallback | None = None,
+                 cancel: CancelSignal = None) -> Result:
+    """The whole text. Raises NotAPDF, PasswordRequired, DamagedPDF, BudgetExceeded, Cancelled,
+    or ValueError for a bad mode or page spec."""
+    _check_mode(mode)
+    document = open_document(data, password=password, limits=limits)
+    numbers, selection_warnings = select_pages(pages, document.page_count)
+    analysed: list[tuple[PageLayout, list[str], int]] = []
+    for done, number in enumerate(numbers, 1):
+        _check_cancel(cancel)
+        analysed.append(_analyse(document, number))
+        if on_progress is not None:
+            on_progress(done, len(numbers))
+    analysed = _with_document_stats(document, analysed)
+    vocabulary = _vocabulary([layout for layout, _, _ in analysed], mode, dehyphenate)
+    results = [_render(layout, warnings, rotation, mode, vocabulary, dehyphenate)
+               for layout, warnings, rotation in analysed]
+    scan = scan_report(results)
+    document_warnings = list(document.warnings) + selection_warnings
+    if mode == "json":
+        from .output import json_out
+
+        page_objects = [_json_page(layout, warnings_, rotation) for layout, warnings_, rotation in analysed]
+        text = json_out.dumps(json_out.document_object(
+            page_objects, page_count=document.page_count, metadata=document.metadata,
+            scan=scan.as_dict() if scan else None, warnings=document_warnings)) + "\n"
+    else:
+        text = join_pages(results, markers=markers, page_breaks=page_breaks)
+    if bom:
+        text = BOM + text
+    return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
+                  page_count=document.page_count, metadata=dict(document.metadata),
+                  document_warnings=document_warnings)
+
+
+def iter_pages(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, dehyphenate: bool = True,
+               password: str = "", limits: Limits | None = None, on_progress: ProgressCallback | None = None,
+               cancel: CancelSignal = None) -> Iterator[PageResult]:
+    """PageResults one at a time; stops quietly when `cancel` is set. Opening errors are raised
+    on the first next()."""
+    _check_mode(mode)
+    document = open_document(data, password=password, limits=limits)
+    numbers, _ = select_pages(pages, document.page_count)
+    vocabulary = None
+    if mode == "reflow" and dehyphenate:
+        from .output.text import Vocabulary, build_vocabulary
+
+        vocabulary = Vocabulary()
+    seen: list[PageLayout] = []
+    for done, number in enumerate(numbers, 1):
+        if _cancel_requested(cancel):
+            return
+        layout, warnings, rotation = _analyse(document, number)
+        if seen and _needs_document_stats(layout):
+            layout, warnings, rotation = _analyse(document, number, _document_stats(seen[-STATS_WINDOW_PAGES:]))
+        seen.append(layout)
+        if vocabulary is not None:
+            vocabulary.update(build_vocabulary([layout]))
+        result = _render(layout, warnings, rotation, mode, vocabulary, dehyphenate)
+        if on_progress is not None:
+            on_progress(done, len(numbers))
+        yield result
+
+
+def join_pages(pages: list[PageResult], *, markers: bool = False, page_breaks: bool = True) -> str:
+    """Pages joined with '--- Page N ---' markers, form feeds, or (page_breaks=False) a blank line."""
+    if markers:
+        text = "\n\n".join(PAGE_MARKER.format(number=p.number) + ("\n" + p.text if p.text else "") for p in pages)
+    elif page_breaks:
+        text = "\f".join(p.text for p in pages)
+    else:
+        text = "\n\n".join(p.text for p in pages if p.text)
+    return text + "\n" if text and not text.endswith("\n") else text
+
+
+def scan_report(pages: list[PageResult]) -> ScanReport | None:
+    """None when every page has a text layer; otherwise which pages lack one."""
+    empty = [p.number for p in pages if p.scan]
+    if not empty:
+        return None
+    average = sum(p.char_count for p in pages) / len(pages)
+    if average < MIN_CHARS_PER_PAGE:
+        return ScanReport(True, empty, "no text layer: the document looks scanned (image-only) and needs OCR")
+    listed = _page_list(empty)
+    return ScanReport(False, empty, f"{listed} no text layer (scanned or blank); OCR may be needed")
+
+
+# ----------------------------------------------------------------------------- steps
+
+def _check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+
+
+def _cancel_requested(cancel: CancelSignal) -> bool:
+    if cancel is None:
+        return False
+    is_set = getattr(cancel, "is_set", None)
+    return bool(is_set() if callable(is_set) else cancel())
+
+
+def _check_cancel(cancel: CancelSignal) -> None:
+    if _cancel_requested(cancel):
+        raise Cancelled("extraction was cancelled")
+
+
+def _analyse(document: Document, number: int, doc_stats=None) -> tuple[PageLayout, list[str], int]:
+    from .layout import analyze_page
+
+    page = document.page(number - 1)
+    glyphs = page.glyphs  # interpreting the page fills page.warnings
+    layout = analyze_page(glyphs, page.width, page.height, number, doc_stats)
+    warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
+    return layout, warnings, page.rotation
+
+
+def _needs_document_stats(layout: PageLayout) -> bool:
+    """A page with several lines but too few line pitches of its own to judge paragraph gaps."""
+    from .layout.paragraphs import MIN_PAGE_PITCHES
+
+    lines = sum(len(block.lines) for block in layout.blocks)
+    return lines >= 2 and sum(len(steps) for steps in layout.line_pitches.values()) < MIN_PAGE_PITCHES
+
+
+def _document_stats(layouts: list[PageLayout]):
+    from .layout import collect_doc_stats
+
+    return collect_doc_stats(layouts)
+
+
+def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]]):
+    """Second look at the pages that were short of evidence, with the whole document's statistics."""
+    short = [i for i, (layout, _, _) in enumerate(analysed) if _needs_document_stats(layout)]
+    if not short or len(short) == len(analysed):
+        return analysed  # nothing to fix, or no page has more evidence than the others
+    stats = _document_stats([layout for layout, _, _ in analysed])
+    for i in short:
+        analysed[i] = _analyse(document, analysed[i][0].number, stats)
+    return analysed
+
+
+def _vocabulary(layouts: list[PageLayout], mode: str, dehyphenate: bool):
+    if mode != "reflow" or not dehyphenate:
+        return None
+    from .output.text import build_vocabulary
+
+    return build_vocabulary(layouts)
+
+
+def _render(layout: PageLayout, warnings: list[str], rotation: int, mode: str, vocabulary,
+            dehyphenate: bool) -> PageResult:
+    if mode in ("reflow", "preserve"):
+        from .output.text import render_page
+
+        text = render_page(layout, mode, vocabulary=vocabulary, dehyphenate=dehyphenate)
+    elif mode == "layout":
+        from .output.grid import render_grid
+
+        text = render_grid(layout)
+    else:
+        from .output import json_out
+
+        text = json_out.dumps(_json_page(layout, warnings, rotation))
+    return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings,
+                      scan=_lacks_text(layout))
+
+
+def _json_page(layout: PageLayout, warnings: list[str], rotation: int) -> dict[str, Any]:
+    from .output import json_out
+
+    return json_out.page_object(layout, rotation=rotation, scan=_lacks_text(layout), warnings=warnings)
+
+
+def _lacks_text(layout: PageLayout) -> bool:
+    return layout.char_count < MIN_CHARS_PER_PAGE
+
+
+def _page_warnings(results: list[PageResult]) -> list[str]:
+    out = []
+    for result in results:
+        prefix = f"page {result.number}"
+        out.extend(w if w.startswith((prefix + " ", prefix + ":")) else f"{prefix}: {w}" for w in result.warnings)
+    return out
+
+
+def _page_list(numbers: list[int]) -> str:
+    """'page 3 has' / 'pages 2-5, 9 have': runs are collapsed so 800 pages stay one short line."""
+    if len(numbers) == 1:
+        return f"page {numbers[0]} has"
+    return f"pages {format_page_ranges(numbers)} have"
+
+
+def format_page_ranges(numbers: list[int]) -> str:
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

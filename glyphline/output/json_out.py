@@ -1,0 +1,97 @@
+"""JSON output: pages → blocks → lines → words, with boxes, font sizes and flags.
+
+Schema "glyphline/1" (a field is only ever added within one version; renaming or removing a
+field makes a new version):
+
+    {"schema": "glyphline/1", "version": 1,
+     "page_count": int,                  # pages in the document (not only the extracted ones)
+     "metadata": {str: str},             # the Info dictionary, keys without the leading slash
+     "scan": null | {"whole_document": bool, "pages": [int], "message": str},
+     "warnings": [str],                  # document-level warnings
+     "pages": [page, ...]}               # the extracted pages, in order
+
+    page  = {"number": int (1-based), "width": float, "height": float, "rotation": int,
+             "char_count": int, "scan": bool, "warnings": [str], "blocks": [block]}
+    block = {"role": "body"|"header"|"footer"|"sidebar"|"rotated", "bbox": box, "lines": [line]}
+    line  = {"text": str, "bbox": box, "direction": [dx, dy], "words": [word]}
+    word  = {"text": str, "bbox": box, "font": str, "size": float, "flags": [flag]}
+    box   = [x0, y0, x1, y1] in points, origin at the top-left of the visible page, y down
+    flag  = "invisible" | "vertical" | "actual_text" | "in_form"
+
+Numbers are rounded to 0.01 pt so the output is stable across platforms.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL
+from ..layout.model import Block, Line, PageLayout, Word
+
+SCHEMA = "glyphline/1"
+VERSION = 1
+ROUND_DIGITS = 2  # 0.01 pt: far below any visible distance, and stable across float formatting
+FLAG_NAMES = ((INVISIBLE, "invisible"), (VERTICAL, "vertical"), (ACTUAL_TEXT, "actual_text"), (IN_FORM, "in_form"))
+
+
+def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
+                warnings: list[str] | None = None) -> dict[str, Any]:
+    return {
+        "number": layout.number,
+        "width": _r(layout.width),
+        "height": _r(layout.height),
+        "rotation": rotation,
+        "char_count": layout.char_count,
+        "scan": scan,          # fewer than 12 characters: no text layer
+        "warnings": list(layout.warnings if warnings is None else warnings),
+        "blocks": [_block(b) for b in layout.blocks],
+    }
+
+
+def document_object(pages: list[dict[str, Any]], *, page_count: int, metadata: dict[str, str] | None,
+                    scan: dict[str, Any] | None, warnings: list[str]) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "page_count": page_count,
+        "metadata": {str(k): str(v) for k, v in (metadata or {}).items()},
+        "scan": scan,
+        "warnings": list(warnings),
+        "pages": pages,
+    }
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    """One line of JSON (several documents written one after another form JSON Lines)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _block(block: Block) -> dict[str, Any]:
+    return {"role": block.role, "bbox": _box(block), "lines": [_line(line) for line in block.lines]}
+
+
+def _line(line: Line) -> dict[str, Any]:
+    return {
+        "text": line.text,
+        "bbox": _box(line),
+        "direction": [_r(line.dx), _r(line.dy)],
+        "words": [_word(w) for w in line.words],
+    }
+
+
+def _word(word: Word) -> dict[str, Any]:
+    return {
+        "text": word.text,
+        "bbox": _box(word),
+        "font": word.font,
+        "size": _r(word.size),
+        "flags": [name for bit, name in FLAG_NAMES if word.flags & bit],
+    }
+
+
+def _box(item) -> list[float]:
+    return [_r(item.x0), _r(item.y0), _r(item.x1), _r(item.y1)]
+
+
+def _r(value: float) -> float:
+    return round(float(value), ROUND_DIGITS) + 0.0  # + 0.0 turns -0.0 into 0.0

@@ -1,0 +1,237 @@
+"""The command line, run as `python -m glyphline` in a subprocess: outputs, batch, exit codes."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pdfbuilder import encrypt
+
+from glyphline import cli
+from test_extract import image_only_pdf, needs_pipeline, text_pdf
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("GLYPHLINE_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "glyphline", *args], input=stdin, capture_output=True,
+                          env=env, cwd=cwd, timeout=120)
+
+
+def stderr_lines(proc) -> list[str]:
+    text = proc.stderr.decode("utf-8")
+    assert "Traceback" not in text
+    return [line for line in text.splitlines() if line]
+
+
+@pytest.fixture
+def files(tmp_path):
+    def make(name: str, data: bytes) -> str:
+        path = tmp_path / name
+        path.write_bytes(data)
+        return str(path)
+    return make
+
+
+# ----------------------------------------------------------------------------- usage (exit 2)
+
+def test_help_documents_every_exit_code():
+    proc = run("--help")
+    assert proc.returncode == 0
+    out = proc.stdout.decode()
+    for code in ("0  ok", "2  usage", "3  no text layer", "4  password", "5  not a PDF"):
+        assert code in out
+
+
+@pytest.mark.parametrize("args", [[], ["--pages", "3-1", "x.pdf"], ["--mode", "markdown", "x.pdf"],
+                                  ["--jobs", "0", "x.pdf"], ["-o", "a", "--outdir", "b", "x.pdf"], ["-", "-"]])
+def test_usage_errors_exit_2(args):
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr.decode()
+
+
+def test_a_missing_file_exits_2_with_one_line(tmp_path):
+    proc = run(str(tmp_path / "nope.pdf"))
+    assert proc.returncode == 2
+    assert stderr_lines(proc) == [f"glyphline: {tmp_path / 'nope.pdf'}: cannot read the file (No such file or directory)"]
+
+
+# ----------------------------------------------------------------------------- password (4), broken (5)
+
+def test_a_password_is_required_then_wrong_then_right(files):
+    path = files("locked.pdf", encrypt(text_pdf([["secret words"]]), "AES-128", user_password="pw"))
+    proc = run(path)
+    assert proc.returncode == 4
+    assert stderr_lines(proc) == [f"glyphline: {path}: needs a password (use --password)"]
+    proc = run("--password", "nope", path)
+    assert proc.returncode == 4
+    assert stderr_lines(proc) == [f"glyphline: {path}: the password is wrong"]
+
+
+@needs_pipeline
+def test_the_right_password_opens_the_file(files):
+    path = files("locked.pdf", encrypt(text_pdf([["secret words inside"]]), "AES-128", user_password="pw"))
+    proc = run("--password", "pw", path)
+    assert proc.returncode == 0
+    assert proc.stdout.decode() == "secret words inside\n"
+
+
+@pytest.mark.parametrize("data, words", [(b"", "not a PDF"), (b"<html>hello</html>", "not a PDF"),
+                                         (b"%PDF-1.7\n" + b"\x00garbage" * 50, "damaged beyond repair")])
+def test_not_a_pdf_or_damaged_exits_5(files, data, words):
+    path = files("bad.pdf", data)
+    proc = run(path)
+    lines = stderr_lines(proc)
+    assert proc.returncode == 5
+    assert len(lines) == 1 and lines[0].startswith(f"glyphline: {path}: ")
+    assert words in lines[0]
+
+
+# ----------------------------------------------------------------------------- outputs (need the pipeline)
+
+@needs_pipeline
+def test_one_file_goes_to_stdout(files):
+    proc = run(files("two.pdf", text_pdf([["Hello world, page one"], ["Second page here"]])))
+    assert proc.returncode == 0
+    assert proc.stdout.decode() == "Hello world, page one\fSecond page here\n"
+    assert stderr_lines(proc) == []
+
+
+@needs_pipeline
+def test_stdin_and_output_file(tmp_path):
+    data = text_pdf([["From standard input"]])
+    proc = run("-", stdin=data)
+    assert (proc.returncode, proc.stdout) == (0, b"From standard input\n")
+    out = tmp_path / "out.txt"
+    proc = run("-", "-o", str(out), stdin=data)
+    assert proc.returncode == 0 and proc.stdout == b""
+    assert out.read_text(encoding="utf-8") == "From standard input\n"
+
+
+@needs_pipeline
+def test_markers_no_page_breaks_bom_and_pages(files):
+    path = files("three.pdf", text_pdf([["First page text"], [], ["Third page text"]]))
+    proc = run("--markers", path)
+    assert proc.stdout.decode() == "--- Page 1 ---\nFirst page text\n\n--- Page 2 ---\n\n--- Page 3 ---\nThird page text\n"
+    assert run("--no-page-breaks", path).stdout.decode() == "First page text\n\nThird page text\n"
+    assert run("--bom", "--pages", "3", path).stdout == "\ufeffThird page text\n".encode("utf-8")
+    assert run("--pages", "1,3-", path).stdout.decode() == "First page text\fThird page text\n"
+
+
+@needs_pipeline
+def test_page_warnings_are_printed_unless_quiet(files):
+    path = files("three.pdf", text_pdf([["First page text"], ["Second page text"]]))
+    proc = run("--pages", "2-9", path)
+    assert proc.stdout.decode() == "Second page text\n"
+    assert len(stderr_lines(proc)) == 1 and "pages from 3 on" in stderr_lines(proc)[0]
+    assert stderr_lines(run("--quiet", "--pages", "2-9", path)) == []
+
+
+@needs_pipeline
+def test_json_mode(files):
+    proc = run("--mode", "json", files("one.pdf", text_pdf([["Hello world and more"]])))
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 0 and doc["schema"] == "glyphline/1"
+    assert doc["pages"][0]["blocks"][0]["lines"][0]["text"] == "Hello world and more"
+
+
+@needs_pipeline
+def test_an_image_only_file_exits_3_and_says_it_needs_ocr(files, tmp_path):
+    path = files("scan.pdf", image_only_pdf(2))
+    out = tmp_path / "scan.txt"
+    proc = run(path, "-o", str(out))
+    assert proc.returncode == 3
+    lines = stderr_lines(proc)
+    assert len(lines) == 1 and "needs OCR" in lines[0] and lines[0].startswith(f"glyphline: {path}: ")
+    assert out.exists()  # whatever text there is (here only the page break) is still written
+
+
+@needs_pipeline
+def test_a_scanned_page_among_text_pages_warns_and_exits_0(files):
+    mixed = image_only_pdf(1, text_first="A page with a real text layer, and a few more words on it")
+    proc = run(files("mixed.pdf", mixed))
+    assert proc.returncode == 0
+    assert any("page 2 has no text layer" in line for line in stderr_lines(proc))
+
+
+@needs_pipeline
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_batch_keeps_good_outputs_when_one_file_is_broken(files, tmp_path, jobs):
+    good = [files(f"good{i}.pdf", text_pdf([[f"Document number {i}"]])) for i in range(3)]
+    broken = files("broken.pdf", b"this is not a pdf at all")
+    scan = files("scan.pdf", image_only_pdf(1))
+    outdir = tmp_path / "out"
+    proc = run("--outdir", str(outdir), "--jobs", jobs, good[0], broken, good[1], scan, good[2])
+    assert proc.returncode == 5  # the worst of 0, 5, 3
+    for i in range(3):
+        assert (outdir / f"good{i}.txt").read_text(encoding="utf-8") == f"Document number {i}\n"
+    assert (outdir / "scan.txt").exists() and not (outdir / "broken.txt").exists()
+    lines = stderr_lines(proc)
+    assert any(line.startswith(f"glyphline: {broken}: not a PDF") for line in lines)
+    assert any("needs OCR" in line for line in lines)
+    assert proc.stdout == b""
+
+
+@needs_pipeline
+def test_batch_names_do_not_collide_and_json_gets_its_extension(tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "same.pdf").write_bytes(text_pdf([[f"written in folder {folder}"]]))
+    outdir = tmp_path / "out"
+    proc = run("--outdir", str(outdir), "--mode", "json", "a/same.pdf", "b/same.pdf", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert sorted(p.name for p in outdir.iterdir()) == ["same-2.json", "same.json"]
+
+
+@needs_pipeline
+def test_several_files_to_stdout_keep_argument_order_and_worst_code(files):
+    first = files("first.pdf", text_pdf([["the first file"]]))
+    locked = files("locked.pdf", encrypt(text_pdf([["x"]]), "RC4-128", user_password="pw"))
+    second = files("second.pdf", text_pdf([["the second file"]]))
+    proc = run(first, locked, second)
+    assert proc.returncode == 4
+    assert proc.stdout.decode() == "the first file\nthe second file\n"
+
+
+# ----------------------------------------------------------------------------- in-process: last net, progress
+
+class _TtyBuffer(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_an_unexpected_error_is_one_line_and_exit_5_unless_debugging(files, monkeypatch, capsys):
+    path = files("any.pdf", text_pdf([["whatever text is here"]]))
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(cli, "extract_text", explode)
+    monkeypatch.delenv("GLYPHLINE_DEBUG", raising=False)
+    assert cli.main([path]) == 5
+    assert capsys.readouterr().err == f"glyphline: {path}: unexpected error (RuntimeError: boom); please report this file\n"
+    monkeypatch.setenv("GLYPHLINE_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        cli.main([path])
+
+
+@needs_pipeline
+def test_a_progress_bar_is_drawn_only_on_a_terminal_for_long_files(files, monkeypatch):
+    path = files("long.pdf", text_pdf([[f"This is page number {i}"] for i in range(cli.PROGRESS_MIN_PAGES)]))
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    terminal = _TtyBuffer()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main([path]) == 0
+    drawn = terminal.getvalue()
+    assert f"] {cli.PROGRESS_MIN_PAGES}/{cli.PROGRESS_MIN_PAGES} pages" in drawn and drawn.endswith("\r\x1b[K")
+    quiet = _TtyBuffer()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    assert cli.main(["--quiet", path]) == 0
+    assert quiet.getvalue() == ""

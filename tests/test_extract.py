@@ -1,0 +1,305 @@
+"""extract_text / iter_pages: page selection, page separation, scan detection, progress,
+cancellation, and the layout (grid) and json outputs."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import threading
+
+import pytest
+from pdfbuilder import PdfBuilder, encrypt
+
+from glyphline.errors import Cancelled, NotAPDF, PasswordRequired
+from glyphline.extract import (
+    PageResult, extract_text, format_page_ranges, iter_pages, join_pages, parse_page_spec, scan_report,
+    select_pages,
+)
+from glyphline.glyph import INVISIBLE
+from glyphline.layout.model import Block, Line, PageLayout, Word
+from glyphline.output import json_out
+from glyphline.output.grid import render_grid
+
+
+def _pipeline_ready() -> bool:
+    for module in ("glyphline.layout", "glyphline.output.text", "glyphline.content.interpreter", "glyphline.fonts"):
+        try:
+            if importlib.util.find_spec(module) is None:
+                return False
+        except ImportError:
+            return False
+    import glyphline.layout as layout
+    import glyphline.output.text as text
+
+    return hasattr(layout, "analyze_page") and hasattr(text, "render_page") and hasattr(text, "build_vocabulary")
+
+
+needs_pipeline = pytest.mark.skipif(not _pipeline_ready(), reason="layout stages or interpreter not in the tree yet")
+
+
+# ----------------------------------------------------------------------------- synthetic PDFs
+
+def text_pdf(pages: list[list[str]]) -> bytes:
+    """One Helvetica 12 pt line per string, 20 pt apart, from the top-left of a Letter page."""
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    for lines in pages:
+        content = b"".join(b"BT /F1 12 Tf 72 %d Td (%s) Tj ET\n" % (700 - 20 * i, line.encode("latin-1"))
+                           for i, line in enumerate(lines))
+        b.page(content, fonts={"F1": font})
+    return b.build()
+
+
+def image_only_pdf(pages: int = 1, text_first: str | None = None) -> bytes:
+    """Pages that paint only a grey image (a scan without OCR); optionally a text page first."""
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    image = b.stream(bytes(range(16)) * 4, {"Type": "/XObject", "Subtype": "/Image", "Width": 8, "Height": 8,
+                                            "ColorSpace": "/DeviceGray", "BitsPerComponent": 8})
+    if text_first is not None:
+        b.page(b"BT /F1 12 Tf 72 700 Td (%s) Tj ET" % text_first.encode("latin-1"), fonts={"F1": font})
+    for _ in range(pages):
+        b.page(b"q 468 0 0 648 72 72 cm /Im1 Do Q", xobjects={"Im1": image})
+    return b.build()
+
+
+# ----------------------------------------------------------------------------- page specs
+
+def test_page_spec_parses_pages_ranges_and_open_ends():
+    assert parse_page_spec("1-3,7") == [(1, 3), (7, 7)]
+    assert parse_page_spec(" 2 , 5- ") == [(2, 2), (5, None)]
+
+
+@pytest.mark.parametrize("spec", ["", "0", "3-1", "a", "1,,2", "1-2-3", "-", "-4", "1.5"])
+def test_invalid_page_specs_raise_a_clear_value_error(spec):
+    with pytest.raises(ValueError, match="page"):
+        parse_page_spec(spec)
+
+
+def test_selection_is_sorted_unique_and_bounded_by_the_document():
+    assert select_pages("7,1-3,2", 10) == ([1, 2, 3, 7], [])
+    assert select_pages("4-", 6) == ([4, 5, 6], [])
+    numbers, warnings = select_pages("2,5-1000000000", 6)
+    assert numbers == [2, 5, 6]
+    assert warnings and "6 page" in warnings[0]
+    assert select_pages([3, 1], 4) == ([1, 3], [])
+    assert select_pages(None, 3) == ([1, 2, 3], [])
+
+
+@pytest.mark.parametrize("bad", [[0], [True], ["2"], [1.0]])
+def test_page_iterables_must_hold_positive_ints(bad):
+    with pytest.raises(ValueError):
+        select_pages(bad, 5)
+
+
+# ----------------------------------------------------------------------------- page separation
+
+def _pages(*texts: str) -> list[PageResult]:
+    return [PageResult(number=i + 1, text=t, char_count=len(t), scan=len(t) < 12) for i, t in enumerate(texts)]
+
+
+def test_pages_are_separated_by_form_feeds_by_default():
+    assert join_pages(_pages("one", "", "three")) == "one\f\fthree\n"
+
+
+def test_markers_name_every_page_including_empty_ones():
+    assert join_pages(_pages("one", "", "three"), markers=True) == (
+        "--- Page 1 ---\none\n\n--- Page 2 ---\n\n--- Page 3 ---\nthree\n")
+
+
+def test_without_page_breaks_pages_are_paragraphs():
+    assert join_pages(_pages("one", "", "three"), page_breaks=False) == "one\n\nthree\n"
+
+
+def test_an_empty_selection_gives_empty_text():
+    assert join_pages([]) == ""
+
+
+# ----------------------------------------------------------------------------- scan report
+
+def test_scan_report_whole_document_and_pages():
+    assert scan_report(_pages("a long enough page of text", "another page of text")) is None
+    whole = scan_report(_pages("", "", "tiny"))
+    assert whole.whole_document and whole.pages == [1, 2, 3]
+    assert "OCR" in whole.message
+    partial = scan_report(_pages("a long enough page of text", "", "another page of text"))
+    assert not partial.whole_document and partial.pages == [2]
+    assert "page 2 has no text layer" in partial.message
+
+
+def test_page_ranges_are_collapsed_in_messages():
+    assert format_page_ranges([1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-8"
+
+
+# ----------------------------------------------------------------------------- layout grid
+
+def _word(text, x0, y0, size=10.0, width=None, flags=0):
+    width = width if width is not None else 5.0 * len(text)
+    return Word(text, x0, y0, x0 + width, y0 + size, size, "Helvetica", flags)
+
+
+def _line(*words):
+    return Line(list(words), min(w.x0 for w in words), min(w.y0 for w in words),
+                max(w.x1 for w in words), max(w.y1 for w in words))
+
+
+def _layout(*lines, number=1):
+    blocks = [Block([line], line.x0, line.y0, line.x1, line.y1) for line in lines]
+    return PageLayout(number, 612, 792, blocks, [], sum(len(w.text) for line in lines for w in line.words))
+
+
+def test_grid_keeps_table_columns_aligned():
+    # a table whose cells are separate lines; each char is 5 pt wide, so 1 column = 5 pt
+    rows = [("Item", "Qty", "Price"), ("Apples", "12", "3.40"), ("Kiwi", "7", "12.00")]
+    lines = []
+    for r, cells in enumerate(rows):
+        for x, cell in zip((100, 200, 260), cells):
+            lines.append(_line(_word(cell, x, 100 + 14 * r)))
+    assert render_grid(_layout(*lines)) == (
+        "Item                Qty         Price\n"
+        "Apples              12          3.40\n"
+        "Kiwi                7           12.00")
+
+
+def test_grid_never_overlaps_words_and_shows_paragraph_gaps():
+    wide = _word("WIDE", 0, 100, width=60)      # wider than its 4 columns
+    after = _word("next", 20, 100)
+    far = _word("later", 0, 160)                  # a gap of several line pitches
+    first = _word("top", 0, 86)
+    text = render_grid(_layout(_line(first), _line(wide, after), _line(far)))
+    assert text == "top\nWIDE next\n\n\nlater"
+
+
+def test_grid_keeps_word_spaces_single_and_wide_gaps_as_columns():
+    # a 20 pt heading with 8 pt word gaps, then a body row whose second cell is 40 pt away (4 em)
+    heading = _line(_word("Big", 0, 60, size=20, width=30), _word("Title", 38, 60, size=20, width=50))
+    row = _line(_word("left", 0, 100), _word("right", 60, 100))
+    assert render_grid(_layout(heading, row)) == "Big Title\n\nleft    right"  # median char width 7.5 pt
+
+
+def test_grid_puts_rotated_lines_after_the_grid():
+    vertical = Line([_word("side", 500, 300)], 500, 300, 510, 320, dx=0.0, dy=-1.0)
+    text = render_grid(_layout(_line(_word("body", 0, 100)), vertical))
+    assert text == "body\nside"
+
+
+def test_grid_of_an_empty_page_is_empty():
+    assert render_grid(PageLayout(1, 612, 792)) == ""
+
+
+# ----------------------------------------------------------------------------- json
+
+def test_json_page_object_has_the_documented_shape():
+    layout = _layout(_line(_word("Hello", 72.004, 90, flags=INVISIBLE), _word("world", 102, 90)))
+    page = json_out.page_object(layout, rotation=90, scan=False, warnings=["w"])
+    assert page["number"] == 1 and page["rotation"] == 90 and page["warnings"] == ["w"]
+    word = page["blocks"][0]["lines"][0]["words"][0]
+    assert word == {"text": "Hello", "bbox": [72.0, 90.0, 97.0, 100.0], "font": "Helvetica", "size": 10.0,
+                    "flags": ["invisible"]}
+    assert page["blocks"][0]["lines"][0]["text"] == "Hello world"
+    doc = json_out.document_object([page], page_count=3, metadata={"Title": "T"}, scan=None, warnings=[])
+    assert json.loads(json_out.dumps(doc)) == doc
+    assert doc["schema"] == "glyphline/1" and doc["version"] == 1
+
+
+# ----------------------------------------------------------------------------- the library call
+
+@needs_pipeline
+def test_extract_text_reads_each_page_and_separates_them():
+    result = extract_text(text_pdf([["Hello world, page one"], ["Second page here"]]))
+    assert result.text == "Hello world, page one\fSecond page here\n"
+    assert [p.number for p in result.pages] == [1, 2]
+    assert result.page_count == 2 and result.scan is None
+
+
+@needs_pipeline
+def test_markers_bom_and_page_selection():
+    data = text_pdf([["First page text"], [], ["Third page text"]])
+    result = extract_text(data, markers=True, bom=True)
+    assert result.text == "\ufeff--- Page 1 ---\nFirst page text\n\n--- Page 2 ---\n\n--- Page 3 ---\nThird page text\n"
+    assert extract_text(data, pages="3").text == "Third page text\n"
+    assert extract_text(data, pages=[1, 3], page_breaks=False).text == "First page text\n\nThird page text\n"
+    with pytest.raises(ValueError):
+        extract_text(data, pages="3-2")
+    with pytest.raises(ValueError):
+        extract_text(data, mode="markdown")
+
+
+@needs_pipeline
+def test_an_image_only_document_is_reported_as_a_scan():
+    result = extract_text(image_only_pdf(2))
+    assert result.scan is not None and result.scan.whole_document
+    assert result.scan.pages == [1, 2]
+    assert all(p.scan for p in result.pages)
+
+
+@needs_pipeline
+def test_a_scanned_page_in_a_text_document_is_named():
+    result = extract_text(image_only_pdf(1, text_first="A page with a real text layer, and a few more words on it"))
+    assert result.scan is not None and not result.scan.whole_document
+    assert result.scan.pages == [2]
+    assert result.text.startswith("A page with a real text layer")
+
+
+@needs_pipeline
+def test_progress_is_reported_after_every_page():
+    calls = []
+    extract_text(text_pdf([["page number one"], ["page number two"], ["page number three"]]),
+                 on_progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
+@needs_pipeline
+def test_cancellation_between_pages():
+    data = text_pdf([["page number one"], ["page number two"], ["page number three"]])
+    stop = threading.Event()
+    with pytest.raises(Cancelled):
+        extract_text(data, on_progress=lambda done, total: stop.set(), cancel=stop)
+    seen: list[int] = []
+    for page in iter_pages(data, cancel=lambda: len(seen) >= 2):
+        seen.append(page.number)
+    assert seen == [1, 2]
+
+
+@needs_pipeline
+def test_iter_pages_yields_pages_with_progress():
+    data = text_pdf([["alpha beta gamma"], ["delta epsilon zeta"]])
+    calls = []
+    pages = list(iter_pages(data, pages="2", on_progress=lambda d, t: calls.append((d, t))))
+    assert [(p.number, p.text, p.scan) for p in pages] == [(2, "delta epsilon zeta", False)]
+    assert calls == [(1, 1)]
+
+
+@needs_pipeline
+def test_json_mode_gives_the_schema_with_words_and_boxes():
+    data = text_pdf([["Hello world and more"]])
+    result = extract_text(data, mode="json")
+    doc = json.loads(result.text)
+    assert json.loads(result.pages[0].text) == doc["pages"][0]
+    assert json.loads(next(iter_pages(data, mode="json")).text) == doc["pages"][0]
+    assert doc["schema"] == "glyphline/1" and doc["page_count"] == 1
+    words = [w for b in doc["pages"][0]["blocks"] for line in b["lines"] for w in line["words"]]
+    assert [w["text"] for w in words] == ["Hello", "world", "and", "more"]
+    x0, y0, x1, y1 = words[0]["bbox"]
+    assert x0 == pytest.approx(72, abs=0.5) and y1 == pytest.approx(92, abs=4) and words[0]["size"] == 12.0
+
+
+@needs_pipeline
+def test_layout_mode_aligns_columns():
+    b = PdfBuilder()
+    font = b.font_type1("Courier")
+    rows = [(b"Item", b"Quantity"), (b"Apples", b"12"), (b"Kiwi", b"7")]
+    content = b"".join(b"BT /F1 10 Tf %d %d Td (%s) Tj ET\n" % (x, 700 - 14 * r, cell)
+                       for r, cells in enumerate(rows) for x, cell in zip((72, 240), cells))
+    b.page(content, fonts={"F1": font})
+    text = extract_text(b.build(), mode="layout").text
+    lines = text.rstrip("\n").split("\n")
+    assert [line.split() for line in lines] == [["Item", "Quantity"], ["Apples", "12"], ["Kiwi", "7"]]
+    assert len({line.index(cell) for line, cell in zip(lines, ("Quantity", "12", "7"))}) == 1
+
+
+def test_open_errors_surface_as_documented_exceptions():
+    with pytest.raises(NotAPDF):
+        extract_text(b"hello, I am a text file")
+    protected = encrypt(text_pdf([["secret"]]), "RC4-128", user_password="pw")
+    with pytest.raises(PasswordRequired):
+        extract_text(protected)
