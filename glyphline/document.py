@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
+import weakref
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
@@ -223,7 +224,8 @@ class Document:
         self.warnings = warnings
         self._budget = DocumentBudget(limits)
         self._charged: set = set()
-        self._pages: dict[int, Page] = {}
+        # a page lives while the caller holds it: iterating an 800-page document keeps one page's glyphs, not all
+        self._pages: weakref.WeakValueDictionary[int, Page] = weakref.WeakValueDictionary()
         self._fonts = FontCache(limits, self._read_stream)
         self.metadata = self._read_metadata()
 
@@ -242,7 +244,8 @@ class Document:
             raise IndexError(f"page index {index} out of range (the document has {self.page_count} pages)")
         page = self._pages.get(index)
         if page is None:
-            page = self._pages[index] = Page(self, index, self._records[index])
+            page = Page(self, index, self._records[index])
+            self._pages[index] = page
         return page
 
     def _read_metadata(self) -> dict[str, str]:
