@@ -186,13 +186,20 @@ class Page:
         w, h = self.box[2] - self.box[0], self.box[3] - self.box[1]
         self.width, self.height = (h, w) if self.rotation in (90, 270) else (w, h)
         self._glyphs: list[Glyph] | None = None
-        self.warnings: list[str] = []
+        # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
+        self._warnings: list[str] = document._page_warnings.setdefault(index, [])
 
     @property
     def glyphs(self) -> list[Glyph]:
         if self._glyphs is None:
             self._glyphs = self._document._interpret(self)
         return self._glyphs
+
+    @property
+    def warnings(self) -> list[str]:
+        """What went wrong on this page (known once it is interpreted, so asking interprets it)."""
+        self.glyphs
+        return self._warnings
 
     def __repr__(self) -> str:
         return f"<Page {self.number} {self.width:.0f}×{self.height:.0f} rot={self.rotation}>"
@@ -226,6 +233,8 @@ class Document:
         self._charged: set = set()
         # a page lives while the caller holds it: iterating an 800-page document keeps one page's glyphs, not all
         self._pages: weakref.WeakValueDictionary[int, Page] = weakref.WeakValueDictionary()
+        self._page_warnings: dict[int, list[str]] = {}
+        self._interpreted: set[int] = set()
         self._fonts = FontCache(limits, self._read_stream)
         self.metadata = self._read_metadata()
 
@@ -246,6 +255,7 @@ class Document:
         if page is None:
             page = Page(self, index, self._records[index])
             self._pages[index] = page
+        self._recent = page  # the page just asked for stays alive for the caller's next access
         return page
 
     def _read_metadata(self) -> dict[str, str]:
@@ -303,27 +313,30 @@ class Document:
         from .content.interpreter import interpret
 
         glyphs: list[Glyph] = []
+        # a page interpreted again (its Page object was dropped) keeps the warnings of the first time
+        warnings = [] if page.number in self._interpreted else page._warnings
+        self._interpreted.add(page.number)
         env = PageEnv(
             limits=self.limits, budget=PageBudget(self.limits), load_font=self._fonts.get,
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
-            keep_outside=self.keep_outside, warnings=page.warnings,
+            keep_outside=self.keep_outside, warnings=warnings,
         )
-        with _collect_pypdf_warnings(page.warnings):
+        with _collect_pypdf_warnings(warnings):
             try:
                 content = self._content_bytes(page, env)
                 resources = _resolve(page._record.attrs.get("/Resources"))
                 interpret(content, resources, viewer_matrix(page.box, page.rotation), env, out=glyphs)
             except PageBudgetExceeded as exc:
-                page.warnings.append(f"page {page.number} stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
+                warnings.append(f"page {page.number} stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
             except BudgetExceeded:
                 raise
             except RecursionError:
-                page.warnings.append(f"page {page.number} is nested too deeply; the text decoded before that point is kept")
+                warnings.append(f"page {page.number} is nested too deeply; the text decoded before that point is kept")
             except Exception as exc:
-                page.warnings.append(f"page {page.number} failed midway ({_short(exc)}); the text decoded before that point is kept")
+                warnings.append(f"page {page.number} failed midway ({_short(exc)}); the text decoded before that point is kept")
         if env.undecodable:
-            page.warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
-        del page.warnings[MAX_PAGE_WARNINGS:]
+            warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
+        del warnings[MAX_PAGE_WARNINGS:]
         return glyphs
 
 

@@ -1,0 +1,158 @@
+"""Layout: from a page's glyph records to blocks of lines of words, in reading order.
+
+    glyphs ─► cleanup ─► lines (segments) ─► blocks (XY-cut reading order) ─► words ─► paragraphs
+
+`analyze_page` is a pure function of the glyphs and the page size (plus optional document
+statistics for pages with too few lines of their own). Dehyphenation belongs to the reflow
+output (glyphline.output.text), which sees the whole block.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..glyph import Glyph
+from .blocks import Flow, TextLine, reading_order
+from .cleanup import clean_glyph_text
+from .lines import HORIZONTAL, Segment, build_segments
+from .model import Block, Line, PageLayout, Word
+from .paragraphs import (INDENT_EM, SIZE_CHANGE_RATIO, PitchTable, line_pitch, line_pitches,
+                         split_paragraphs)
+
+__all__ = ["analyze_page", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
+
+# Running headers sit in the top, footers and page numbers in the bottom share of the page.
+HEADER_ZONE = 0.1
+FOOTER_ZONE = 0.12
+
+# A running header or footer is short: at most this many words on one line.
+RUNNING_MAX_WORDS = 12
+
+
+# A line ending in one of these closes its paragraph; anything else may run on to the next column.
+SENTENCE_END = frozenset(".!?:;…\"”»)]")
+
+
+@dataclass
+class DocStats:
+    """Document-wide statistics that help pages with too few lines of their own."""
+
+    pitch_by_size: dict[int, float] = field(default_factory=dict)   # size bucket → median pitch
+    body_size: float = 0.0                                          # most common font size
+
+
+def collect_doc_stats(pages: list) -> DocStats:
+    """Build DocStats from analysed pages (PageLayout) or raw glyph lists (list[Glyph])."""
+    steps: dict[int, list[float]] = {}
+    size_weight: dict[float, int] = {}
+    for page in pages:
+        if isinstance(page, PageLayout):
+            layout = page
+        else:
+            layout = analyze_page(list(page), 0.0, 0.0, 0)
+        for key, values in layout.line_pitches.items():
+            steps.setdefault(key, []).extend(values)
+        for block in layout.blocks:
+            for line in block.lines:
+                for w in line.words:
+                    size_weight[round(w.size, 1)] = size_weight.get(round(w.size, 1), 0) + len(w.text)
+    body = max(size_weight, key=size_weight.get) if size_weight else 0.0
+    return DocStats({k: line_pitch(v) for k, v in steps.items() if v}, body)
+
+
+def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
+                 doc_stats: DocStats | None = None) -> PageLayout:
+    """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order."""
+    layout = PageLayout(number=number, width=width, height=height)
+    cleaned = clean_glyph_text(glyphs)
+    layout.char_count = sum(len(g.text) for g in cleaned if not g.text.isspace())
+    if not cleaned:
+        return layout
+    by_direction: dict[int, list[Segment]] = {}
+    for seg in build_segments(cleaned):
+        by_direction.setdefault(seg.direction, []).append(seg)
+    main = max(by_direction, key=lambda k: (sum(len(s.glyphs) for s in by_direction[k]), k == HORIZONTAL))
+    main_flows = reading_order(by_direction[main])
+    other_flows = [reading_order(by_direction[k]) for k in sorted(by_direction) if k != main]
+
+    page_steps = line_pitches([f.lines for f in main_flows])
+    for flows in other_flows:
+        for key, values in line_pitches([f.lines for f in flows]).items():
+            page_steps.setdefault(key, []).extend(values)
+    layout.line_pitches = page_steps
+    pitches = PitchTable(page_steps, doc_stats.pitch_by_size if doc_stats else None)
+
+    body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body")
+    sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar")
+    rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated")]
+    if main == HORIZONTAL and height > 0:
+        _mark_running(body, height)
+    footers: list[Block] = []
+    while body and body[-1].role == "footer":
+        footers.insert(0, body.pop())
+    layout.blocks = body + sidebars + rotated + footers
+    return layout
+
+
+def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
+    paragraphs: list[list[TextLine]] = []
+    for flow in flows:
+        paras = split_paragraphs(flow.lines, pitches)
+        if paragraphs and paras and _continues(paragraphs[-1], paras[0], flow.lines):
+            paragraphs[-1] = paragraphs[-1] + paras[0]
+            paras = paras[1:]
+        paragraphs.extend(paras)
+    blocks: list[Block] = []
+    for para in paragraphs:
+        model_lines = [_model_line(t) for t in para if t.words]
+        if model_lines:
+            blocks.append(Block(
+                lines=model_lines,
+                x0=min(m.x0 for m in model_lines), y0=min(m.y0 for m in model_lines),
+                x1=max(m.x1 for m in model_lines), y1=max(m.y1 for m in model_lines),
+                role=role,
+            ))
+    return blocks
+
+
+def _continues(before: list[TextLine], after: list[TextLine], flow: list[TextLine]) -> bool:
+    """Does a paragraph run on from the bottom of one column to the top of the next?"""
+    last, first = before[-1], after[0]
+    if first.v >= last.v or not last.words or not first.words:
+        return False  # the next flow is not higher up the page: not a column break
+    if abs(last.size - first.size) > SIZE_CHANGE_RATIO * max(last.size, first.size):
+        return False
+    if not (last.fonts & first.fonts):
+        return False
+    if last.text[-1:] in SENTENCE_END:
+        return False
+    left = min(line.u0 for line in flow)
+    return first.u0 - left <= INDENT_EM * first.size
+
+
+def _model_line(t: TextLine) -> Line:
+    words = t.words
+    first = t.glyphs[0]
+    return Line(
+        words=words,
+        x0=min(w.x0 for w in words), y0=min(w.y0 for w in words),
+        x1=max(w.x1 for w in words), y1=max(w.y1 for w in words),
+        dx=first.dx, dy=first.dy,
+    )
+
+
+def _mark_running(blocks: list[Block], page_height: float) -> None:
+    """Mark short one-line blocks in the top/bottom zones at the ends of the order."""
+    for block in blocks:
+        if block.y1 <= HEADER_ZONE * page_height and _short(block):
+            block.role = "header"
+        else:
+            break
+    for block in reversed(blocks):
+        if block.y0 >= (1 - FOOTER_ZONE) * page_height and _short(block):
+            block.role = "footer"
+        else:
+            break
+
+
+def _short(block: Block) -> bool:
+    return len(block.lines) == 1 and len(block.lines[0].words) <= RUNNING_MAX_WORDS

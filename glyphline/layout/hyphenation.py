@@ -1,0 +1,114 @@
+"""Dehyphenation for reflowed text: join a word broken at a line end, keep real compounds.
+
+At a line that ends in a hyphen (U+002D, U+2010) or a soft hyphen (U+00AD) after a letter:
+1. a soft hyphen is a discretionary break: join, no hyphen;
+2. the document's own evidence decides next: if the compound (`well-known`) occurs unbroken
+   elsewhere and the joined word does not, keep the hyphen; if the joined word occurs, join;
+3. a next word that is itself hyphenated continues a compound chain (`state-of-` `the-art`):
+   keep the hyphen;
+4. otherwise the fixed rule: a lowercase letter next joins without the hyphen (`en-` `code`);
+   a capital or a digit keeps the hyphen with no space (`Osei-` `Mensah`, `COVID-` `19`).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .scripts import no_space_between
+
+HYPHENS = frozenset("-\u2010\u00ad")
+SOFT_HYPHEN = "\u00ad"
+
+# Punctuation stripped from a token's edges before looking it up (quotes, brackets, stops).
+_EDGE_PUNCT = "\"'“”‘’„«»‹›()[]{}.,;:!?…*"
+
+
+def _key(token: str) -> str:
+    return token.strip(_EDGE_PUNCT).lower()
+
+
+class Vocabulary:
+    """How often each word occurs unbroken (never counting a line-end fragment)."""
+
+    def __init__(self, counts: Counter | None = None):
+        self.counts: Counter = counts if counts is not None else Counter()
+
+    def add_line(self, words: list[str]) -> None:
+        """Count a line's words; a line-end word ending in a hyphen is a fragment, not a word."""
+        if not words:
+            return
+        last = len(words) - 1
+        counts = self.counts
+        for i, w in enumerate(words):
+            if i == last and w and w[-1] in HYPHENS:
+                continue
+            k = _key(w)
+            if k:
+                counts[k] += 1
+
+    def update(self, other: "Vocabulary") -> None:
+        self.counts.update(other.counts)
+
+    def __contains__(self, word: str) -> bool:
+        return self.counts.get(_key(word), 0) > 0
+
+    def count(self, word: str) -> int:
+        return self.counts.get(_key(word), 0)
+
+
+def ends_with_break_hyphen(text: str) -> bool:
+    """Does this line end in a hyphen that follows a letter (a candidate word break)?"""
+    return len(text) >= 2 and text[-1] in HYPHENS and text[-2].isalpha()
+
+
+def join_broken(first: str, second: str, vocabulary: Vocabulary | None) -> str:
+    """Join `first` (a line's last word, ending in a hyphen) with `second` (the next line's first).
+
+    Returns the single token that replaces both.
+    """
+    hyphen = first[-1]
+    stem = first[:-1]
+    if hyphen == SOFT_HYPHEN:
+        return stem + second
+    lead = second[:1]
+    if "-" in second.strip(_EDGE_PUNCT):
+        return stem + hyphen + second  # a compound chain goes on: `state-of-` `the-art`
+    if vocabulary is not None and lead.isalpha():
+        compound = stem + "-" + second
+        joined = stem + second
+        has_compound = vocabulary.count(compound)
+        has_joined = vocabulary.count(joined)
+        if has_compound > has_joined:
+            return stem + hyphen + second
+        if has_joined:
+            return joined
+    if lead.islower():
+        return stem + second
+    return stem + hyphen + second
+
+
+def join_lines(lines: Iterable[str], vocabulary: Vocabulary | None, dehyphenate: bool = True) -> str:
+    """Join one block's line texts into a single line, undoing line-break hyphenation.
+
+    Lines are joined with one space, except between CJK characters (no spaces in the script).
+    """
+    out = ""
+    for text in lines:
+        if not text:
+            continue
+        if not out:
+            out = text
+            continue
+        if dehyphenate and ends_with_break_hyphen(out) and text[:1].isalnum():
+            cut = out.rfind(" ") + 1
+            head, first = out[:cut], out[cut:]
+            space = text.find(" ")
+            second, rest = (text, "") if space < 0 else (text[:space], text[space:])
+            out = head + join_broken(first, second, vocabulary) + rest
+        elif no_space_between(out[-1], text[0]):
+            out = out + text   # CJK lines join without a space
+        else:
+            out = out + " " + text
+    if out.endswith(SOFT_HYPHEN):
+        out = out[:-1]
+    return out

@@ -1,0 +1,317 @@
+"""Lines: glyphs that share a baseline and sit close together along it become a segment.
+
+Every glyph is measured in the frame of its own writing direction: `u` along the line, `v`
+across it (growing in reading order of the lines: down for horizontal text, leftwards for
+vertical CJK columns). A glyph continues a line while its origin moves across by at most
+half the larger of the two glyph box heights (so superscripts and subscripts stay on their
+line) and the gap along the line stays below a column gutter.
+
+Two linear passes, never pairwise over the page:
+1. runs in content-stream order (producers draw most lines in one go);
+2. runs are merged by geometry (grouped by baseline, then swept along the line), so lines
+   drawn in pieces, out of order or twice (fake bold) come together. Each segment's
+   glyphs are then sorted by position along the line and duplicates dropped.
+
+A segment never crosses a gap wider than SEGMENT_GAP_EM: two columns or two table cells on one
+baseline stay apart here; the block stage joins segments that belong to one line of one column.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..glyph import VERTICAL, Glyph
+from .cleanup import drop_duplicates
+
+# Half the larger glyph box height: the normal-distance rule of HotPDF and pdf.js; raised or
+# lowered text (about 0.3–0.4 em) stays on its line, the next line (>= 1 em away) does not.
+LINE_TOLERANCE = 0.5
+
+# A gap along the line wider than this (in font sizes) separates segments. Column gutters are
+# at least about 1 em (LaTeX \columnsep 10 pt at 10 pt); justified word gaps rarely reach it.
+SEGMENT_GAP_EM = 0.8
+
+# A move backwards along the line by more than this (in font sizes) starts a new stream run:
+# fake-bold copies and kerning step back a little; a return to the line start steps back a lot.
+MAX_BACKTRACK_EM = 1.0
+
+# Directions closer than this many degrees are one writing direction (transform rounding).
+DIRECTION_STEP_DEGREES = 1.0
+
+# A glyph box height outside [MIN, MAX] × font size is a font-metrics error; use the size then.
+MIN_BOX_HEIGHT_EM = 0.4
+MAX_BOX_HEIGHT_EM = 3.0
+
+HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
+
+# Some producers (Chromium) draw vertical CJK as upright horizontal glyphs stacked one below
+# the other. At least this many CJK glyphs drawn in a row, each straight below the previous
+# one (x within STACK_ALIGN_EM, y stepping by STACK_STEP_EM of a size), form a vertical line.
+STACK_MIN_GLYPHS = 3
+STACK_ALIGN_EM = 0.1
+STACK_STEP_EM = (0.6, 1.6)
+
+
+@dataclass(slots=True)
+class Segment:
+    """Glyphs on one baseline, sorted along the writing direction, with no gutter inside."""
+
+    glyphs: list[Glyph]
+    starts: list[float]   # u of each glyph's origin
+    ends: list[float]     # u of each glyph's advance end (font advance, not the pen)
+    direction: int        # direction key: angle in whole DIRECTION_STEP_DEGREES
+    cos: float            # unit vector of the direction key
+    sin: float
+    u0: float             # extent along the line
+    u1: float
+    v: float              # baseline, across the line
+    top: float            # box extent across the line (top < bottom in reading order)
+    bottom: float
+    size: float           # largest font size on the segment
+    height: float         # largest glyph box height on the segment
+    order: int            # content-stream index of its first-drawn glyph
+    vertical: bool = False
+
+    @property
+    def text(self) -> str:
+        return "".join(g.text for g in self.glyphs)
+
+
+def box_height(g: Glyph) -> float:
+    """The glyph box height, or the font size when the font's metrics are implausible."""
+    h = g.height
+    s = g.size
+    if MIN_BOX_HEIGHT_EM * s <= h <= MAX_BOX_HEIGHT_EM * s:
+        return h
+    return s if s > 0 else max(h, 1e-3)
+
+
+def direction_key(g: Glyph) -> int:
+    if g.dy == 0.0 and g.dx > 0.0:
+        return HORIZONTAL
+    angle = math.degrees(math.atan2(g.dy, g.dx))
+    return int(round(angle / DIRECTION_STEP_DEGREES)) % int(360 / DIRECTION_STEP_DEGREES)
+
+
+def key_vector(key: int) -> tuple[float, float]:
+    if key == HORIZONTAL:
+        return 1.0, 0.0
+    a = math.radians(key * DIRECTION_STEP_DEGREES)
+    c, s = math.cos(a), math.sin(a)
+    # keep exact axis vectors exact, so vertical columns compare cleanly
+    return round(c, 12), round(s, 12)
+
+
+class _Run:
+    __slots__ = ("items", "key", "v", "height", "size", "u0", "u1", "order")
+
+    def __init__(self, key, item, v, height, size, u0, u1, order):
+        self.items = [item]
+        self.key = key
+        self.v = v
+        self.height = height
+        self.size = size
+        self.u0 = u0
+        self.u1 = u1
+        self.order = order
+
+
+def build_segments(glyphs: list[Glyph]) -> list[Segment]:
+    """Group cleaned glyphs (content-stream order) into baseline segments."""
+    runs = _stream_runs(restack_vertical(glyphs))
+    by_key: dict[int, list[_Run]] = {}
+    for run in runs:
+        by_key.setdefault(run.key, []).append(run)
+    segments: list[Segment] = []
+    for key, group in by_key.items():
+        for merged in _merge_runs(group):
+            segments.extend(_finish(key, merged))
+    return segments
+
+
+def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
+    """Turn runs of upright CJK glyphs stacked top to bottom into vertical-writing glyphs."""
+    n = len(glyphs)
+    out: list[Glyph] | None = None
+    i = 0
+    lo, hi = STACK_STEP_EM
+    while i < n - 1:
+        j = i
+        while j < n - 1:
+            a, b = glyphs[j], glyphs[j + 1]
+            size = a.size
+            if not (a.dy == 0.0 and b.dy == 0.0 and abs(b.x - a.x) <= STACK_ALIGN_EM * size
+                    and lo * size <= b.y - a.y <= hi * size
+                    and len(a.text) == 1 and len(b.text) == 1
+                    and _is_cjk_char(a.text) and _is_cjk_char(b.text)):
+                break
+            j += 1
+        if j + 1 - i >= STACK_MIN_GLYPHS:
+            if out is None:
+                out = list(glyphs[:i])
+            out.extend(_upright_to_vertical(g) for g in glyphs[i:j + 1])
+        elif out is not None:
+            out.extend(glyphs[i:j + 1])
+        i = j + 1
+    if out is None:
+        return glyphs
+    out.extend(glyphs[i:])
+    return out
+
+
+def _is_cjk_char(ch: str) -> bool:
+    o = ord(ch)
+    return 0x2E80 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF \
+        or 0x20000 <= o <= 0x3FFFF
+
+
+def _upright_to_vertical(g: Glyph) -> Glyph:
+    """The same glyph as part of a top-to-bottom line: origin at its top centre."""
+    h = box_height(g)
+    cx = g.x + (g.end_x - g.x) / 2
+    top = g.y - (h - (g.descent if 0.0 <= g.descent <= h else 0.2 * h))
+    step = g.advance if g.advance > 0 else g.size
+    return Glyph(g.text, cx, top, cx, top + step, step, 0.0, 1.0, h, g.descent, g.size,
+                 g.font, g.flags | VERTICAL, g.mcid)
+
+
+def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
+    runs: list[_Run] = []
+    cur: _Run | None = None
+    prev_v = prev_end = prev_h = 0.0
+    cos = 1.0
+    sin = 0.0
+    cur_key = -1
+    for index, g in enumerate(glyphs):
+        key = HORIZONTAL if (g.dy == 0.0 and g.dx > 0.0) else direction_key(g)
+        if key != cur_key:
+            cos, sin = key_vector(key)
+        x, y = g.x, g.y
+        u = x * cos + y * sin
+        v = y * cos - x * sin
+        end = g.end_x * cos + g.end_y * sin
+        if end < u:  # a zero or negative advance: treat the glyph as a point
+            end = u
+        h = box_height(g)
+        size = g.size if g.size > 0 else h
+        item = (u, end, g, index)
+        if (cur is not None and key == cur_key
+                and abs(v - prev_v) <= LINE_TOLERANCE * (h if h > prev_h else prev_h)
+                and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
+            cur.items.append(item)
+            if end > cur.u1:
+                cur.u1 = end
+            if u < cur.u0:
+                cur.u0 = u
+            if h > cur.height:
+                cur.height = h
+                cur.v = v
+            if size > cur.size:
+                cur.size = size
+        else:
+            cur = _Run(key, item, v, h, size, u, end, index)
+            runs.append(cur)
+            cur_key = key
+        prev_v, prev_end, prev_h = v, end, h
+    return runs
+
+
+def _merge_runs(runs: list[_Run]) -> list[_Run]:
+    """Merge runs that share a baseline and touch along it.
+
+    Runs are grouped by baseline (sorted across the line; a group's first run is its
+    reference, so groups never chain), then each group is swept along the line, joining
+    runs that overlap or lie within a segment gap of each other, whatever their stream order.
+    """
+    if len(runs) == 1:
+        return runs
+    runs.sort(key=lambda r: r.v)
+    groups: list[list[_Run]] = []
+    ref = None
+    for run in runs:
+        if ref is not None and abs(run.v - ref.v) <= LINE_TOLERANCE * max(run.height, ref.height):
+            groups[-1].append(run)
+        else:
+            groups.append([run])
+            ref = run
+    merged: list[_Run] = []
+    for group in groups:
+        if len(group) > 1:
+            group.sort(key=lambda r: r.u0)
+        current = group[0]
+        for run in group[1:]:
+            gap_limit = SEGMENT_GAP_EM * (current.size if current.size > run.size else run.size)
+            if run.u0 - current.u1 > gap_limit:
+                merged.append(current)
+                current = run
+                continue
+            current.items.extend(run.items)
+            if run.u1 > current.u1:
+                current.u1 = run.u1
+            if run.order < current.order:
+                current.order = run.order
+            if run.size > current.size:
+                current.size = run.size
+            if run.height > current.height:
+                current.height = run.height
+                current.v = run.v
+        merged.append(current)
+    return merged
+
+
+def _finish(key: int, run: _Run) -> list[Segment]:
+    """Sort a merged run along the line, drop duplicates, and split it at gutter-wide gaps."""
+    items = run.items
+    if len(items) > 1:
+        items.sort(key=lambda it: (it[0], it[3]))
+    glyphs = drop_duplicates([it[2] for it in items])
+    if len(glyphs) != len(items):
+        keep = {id(g) for g in glyphs}
+        items = [it for it in items if id(it[2]) in keep]
+    cos, sin = key_vector(key)
+    out: list[Segment] = []
+    start = 0
+    n = len(items)
+    for i in range(1, n + 1):
+        if i < n:
+            prev_end = items[i - 1][1]
+            size = items[i][2].size or box_height(items[i][2])
+            if items[i][0] - prev_end <= SEGMENT_GAP_EM * size:
+                continue
+        out.append(_segment(key, cos, sin, items[start:i]))
+        start = i
+    return out
+
+
+def _segment(key: int, cos: float, sin: float, items: list) -> Segment:
+    glyphs = [it[2] for it in items]
+    starts = [it[0] for it in items]
+    ends = [it[1] for it in items]
+    vertical = bool(glyphs[0].flags & VERTICAL)
+    base_v = 0.0
+    best_h = -1.0
+    top = math.inf
+    bottom = -math.inf
+    size = 0.0
+    for g in glyphs:
+        h = box_height(g)
+        v = g.y * cos - g.x * sin
+        if h > best_h:
+            best_h, base_v = h, v
+        if vertical:
+            t, b = v - h / 2, v + h / 2
+        else:
+            d = g.descent if 0.0 <= g.descent <= h else 0.2 * h
+            t, b = v - (h - d), v + d
+        if t < top:
+            top = t
+        if b > bottom:
+            bottom = b
+        if g.size > size:
+            size = g.size
+    return Segment(
+        glyphs=glyphs, starts=starts, ends=ends, direction=key, cos=cos, sin=sin,
+        u0=starts[0], u1=max(ends), v=base_v, top=top, bottom=bottom,
+        size=size if size > 0 else best_h, height=best_h, order=min(it[3] for it in items),
+        vertical=vertical,
+    )

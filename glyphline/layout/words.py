@@ -1,0 +1,166 @@
+"""Words: where one line's glyphs are cut into words.
+
+A space goes where the gap from the previous glyph's own advance end (the font advance, not
+the pen, which includes Tc/Tw: ISO 32000-1 §9.4.4) to the next glyph's origin exceeds
+WORD_GAP_RATIO × the larger of the two glyph box heights. Letter-spaced lines (every glyph
+apart) measure the word gap above the line's own typical letter gap instead. Whitespace glyphs
+always separate words and never add a second space; two CJK characters (or a glyph that
+continues an Indic cluster) never get a synthetic space (scripts.py). Lines with Hebrew or
+Arabic, painted in visual order, are put back into logical order by UAX #9 (bidi.py).
+"""
+from __future__ import annotations
+
+from ..glyph import Glyph
+from .bidi import logical_words
+from .lines import box_height
+from .model import Word
+from .scripts import is_rtl, no_space_between
+
+# Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
+# 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
+WORD_GAP_RATIO = 0.14
+
+# The box height used as the unit is capped at this many font sizes: fonts with very tall
+# boxes (Noto Naskh Arabic, some CJK fonts: 1.8 em and more) would otherwise hide word gaps.
+MAX_UNIT_EM = 1.25
+
+# A line is letter-spaced when at least this share of its glyph gaps would be spaces
+# ("S U M M A R Y"); ordinary lines have one space per 4–7 glyphs.
+LETTER_SPACED_SHARE = 0.7
+# ... and it has at least this many gaps, so two-letter words do not count.
+LETTER_SPACED_MIN_GAPS = 4
+
+SOFT_HYPHEN = "\u00ad"
+
+# A footnote opens with its number raised and smaller ("¹ The scheme…"): a word of its own.
+# Raised means at least this many font sizes above the next glyph's baseline, smaller means
+# below this share of its size (inline marks after a word, "scheme¹", stay glued).
+FOOTNOTE_RAISE_EM = 0.15
+FOOTNOTE_SIZE_RATIO = 0.85
+FOOTNOTE_MARKS = frozenset("0123456789*†‡§¶")
+FOOTNOTE_MAX_CHARS = 3
+
+
+def leading_mark(glyphs: list[Glyph]) -> int:
+    """How many glyphs at the start of a line form a raised footnote number (0 if none)."""
+    n = len(glyphs)
+    k = 0
+    while k < n and k < FOOTNOTE_MAX_CHARS and glyphs[k].text in FOOTNOTE_MARKS:
+        k += 1
+    if k == 0 or k == n:
+        return 0
+    first, ref = glyphs[0], glyphs[k]
+    raise_ = (ref.y * ref.dx - ref.x * ref.dy) - (first.y * first.dx - first.x * first.dy)
+    if first.size < FOOTNOTE_SIZE_RATIO * ref.size and raise_ > FOOTNOTE_RAISE_EM * ref.size:
+        return k
+    return 0
+
+
+def _unit(g: Glyph) -> float:
+    h = box_height(g)
+    cap = MAX_UNIT_EM * g.size
+    return cap if 0 < cap < h else h
+
+
+def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
+                ratio: float = WORD_GAP_RATIO) -> list[bool]:
+    """For each glyph after the first: does a word space come before it?"""
+    n = len(glyphs)
+    if n < 2:
+        return []
+    gaps = [0.0] * (n - 1)
+    limits = [0.0] * (n - 1)
+    prev_h = _unit(glyphs[0])
+    for i in range(1, n):
+        h = _unit(glyphs[i])
+        gaps[i - 1] = starts[i] - ends[i - 1]
+        limits[i - 1] = ratio * (h if h > prev_h else prev_h)
+        prev_h = h
+    breaks = [g > lim for g, lim in zip(gaps, limits)]
+    if n - 1 >= LETTER_SPACED_MIN_GAPS and sum(breaks) >= LETTER_SPACED_SHARE * (n - 1):
+        # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
+        typical = sorted(gaps)[(n - 1) // 3]
+        breaks = [g > typical + lim for g, lim in zip(gaps, limits)]
+    for i in range(1, n):
+        a = glyphs[i - 1].text
+        b = glyphs[i].text
+        if a.isspace() or b.isspace():
+            breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
+        elif breaks[i - 1] and no_space_between(a, b):
+            breaks[i - 1] = False   # CJK, or a cluster continuing (scripts.py)
+    mark = leading_mark(glyphs)
+    if mark:
+        breaks[mark - 1] = True
+    return breaks
+
+
+def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
+                ratio: float = WORD_GAP_RATIO) -> list[Word]:
+    """Cut one line (glyphs sorted along it) into words, in logical reading order."""
+    if not glyphs:
+        return []
+    breaks = word_breaks(glyphs, starts, ends, ratio)
+    if any(is_rtl(g.text[0]) for g in glyphs):
+        # right-to-left text is painted in visual order: UAX #9 gives the reading order
+        starts_word = [False] + breaks
+        words = [_word([glyphs[i] for i in indices], text)
+                 for indices, text in logical_words([g.text for g in glyphs], starts_word)]
+    else:
+        groups: list[list[Glyph]] = []
+        current: list[Glyph] = []
+        for i, g in enumerate(glyphs):
+            if i and breaks[i - 1] and current:
+                groups.append(current)
+                current = []
+            if not g.text.isspace():
+                current.append(g)
+        if current:
+            groups.append(current)
+        words = [_word(grp) for grp in groups]
+    last = len(words) - 1
+    for i, w in enumerate(words):
+        if SOFT_HYPHEN in w.text:
+            # a soft hyphen is only visible (and only matters) at the end of the line
+            body = w.text.rstrip(SOFT_HYPHEN).replace(SOFT_HYPHEN, "")
+            w.text = body + SOFT_HYPHEN if (i == last and w.text.endswith(SOFT_HYPHEN) and body) else body
+    return [w for w in words if w.text]
+
+
+def _word(glyphs: list[Glyph], text: str | None = None) -> Word:
+    first = glyphs[0]
+    if text is None:
+        text = "".join(g.text for g in glyphs)
+    flags = 0
+    x0 = y0 = float("inf")
+    x1 = y1 = float("-inf")
+    for g in glyphs:
+        flags |= g.flags
+        h = box_height(g)
+        d = g.descent if 0.0 <= g.descent <= h else 0.2 * h
+        if g.dy == 0.0 and g.dx > 0.0:
+            # upright horizontal text (the common case): the box is origin..end by ascent..descent
+            if g.x < x0:
+                x0 = g.x
+            if g.end_x > x1:
+                x1 = g.end_x
+            if g.y - (h - d) < y0:
+                y0 = g.y - (h - d)
+            if g.y + d > y1:
+                y1 = g.y + d
+            continue
+        # corners of the glyph box: origin/end along the baseline, raised by the ascent
+        nx, ny = g.dy, -g.dx  # normal pointing "up" from the baseline in viewer space
+        up = h - d
+        for px, py in ((g.x, g.y), (g.end_x, g.end_y)):
+            for k in (up, -d):
+                cx = px + nx * k
+                cy = py + ny * k
+                if cx < x0:
+                    x0 = cx
+                if cx > x1:
+                    x1 = cx
+                if cy < y0:
+                    y0 = cy
+                if cy > y1:
+                    y1 = cy
+    return Word(text, x0, y0, x1, y1, first.size, first.font, flags)

@@ -1,0 +1,82 @@
+"""Dehyphenation in reflow: every row of the rule table, the document's evidence, and the outputs."""
+from __future__ import annotations
+
+import pytest
+from test_layout_support import paragraph, reflow
+
+from glyphline.layout import analyze_page
+from glyphline.layout.hyphenation import Vocabulary, join_broken, join_lines
+from glyphline.output.text import build_vocabulary, render_page
+
+
+@pytest.mark.parametrize("first, second, joined", [
+    ("en-", "code", "encode"),                    # lowercase next: join, drop the hyphen
+    ("Osei-", "Mensah", "Osei-Mensah"),           # capital next: keep the hyphen, no space
+    ("COVID-", "19", "COVID-19"),                 # digit next: keep the hyphen, no space
+    ("Baden-", "Württemberg", "Baden-Württemberg"),
+    ("co\u2010", "operate", "cooperate"),         # U+2010 HYPHEN
+    ("en\u00ad", "code", "encode"),               # soft hyphen: a discretionary break
+    ("En\u00ad", "Code", "EnCode"),               # soft hyphen joins whatever follows
+    ("state-of-", "the-art", "state-of-the-art"),  # a compound chain goes on
+])
+def test_fixed_rule_table(first, second, joined):
+    assert join_broken(first, second, None) == joined
+
+
+def test_compound_seen_unbroken_elsewhere_keeps_its_hyphen():
+    vocabulary = Vocabulary()
+    vocabulary.add_line(["a", "well-known", "fact"])
+    assert join_broken("well-", "known", vocabulary) == "well-known"
+    assert join_broken("self-", "contained", vocabulary) == "selfcontained"
+
+
+def test_joined_word_seen_elsewhere_wins_even_before_a_capital():
+    vocabulary = Vocabulary()
+    vocabulary.add_line(["the", "PostScript", "language"])
+    assert join_broken("Post-", "Script", vocabulary) == "PostScript"
+
+
+def test_line_end_fragments_are_not_evidence():
+    vocabulary = Vocabulary()
+    vocabulary.add_line(["we", "tested", "well-"])
+    assert "well-" not in vocabulary and vocabulary.count("tested") == 1
+
+
+def test_join_lines_keeps_trailing_punctuation_and_the_rest_of_the_line():
+    assert join_lines(["the en-", "code, step by step"], None) == "the encode, step by step"
+
+
+def test_dash_at_line_end_is_not_a_word_break():
+    assert join_lines(["pending –", "official"], None) == "pending – official"
+    assert join_lines(["range 10-", "20 items"], None) == "range 10- 20 items"
+
+
+def test_dehyphenate_off_keeps_the_break_as_a_space():
+    assert join_lines(["en-", "code"], None, dehyphenate=False) == "en- code"
+
+
+def test_cjk_lines_join_without_a_space():
+    assert join_lines(["清晨的菜", "市场"], None) == "清晨的菜市场"
+
+
+def test_reflow_uses_document_evidence_across_pages():
+    page1 = analyze_page(paragraph(["the self-contained unit"], 72, 100), 612, 792, 1)
+    page2 = analyze_page(paragraph(["another self-", "contained unit"], 72, 100), 612, 792, 2)
+    vocabulary = build_vocabulary([page1, page2])
+    assert render_page(page2, "reflow", vocabulary) == "another self-contained unit"
+    assert render_page(page2, "reflow", Vocabulary()) == "another selfcontained unit"
+
+
+def test_preserve_mode_never_dehyphenates():
+    layout = analyze_page(paragraph(["en-", "code"], 72, 100), 612, 792, 1)
+    assert render_page(layout, "preserve") == "en-\ncode"
+
+
+def test_reflow_end_to_end_from_glyphs():
+    glyphs = paragraph(["Maria Osei-", "Mensah wrote an en-", "coded note in COVID-", "19 times."], 72, 100)
+    assert reflow(glyphs) == "Maria Osei-Mensah wrote an encoded note in COVID-19 times."
+
+
+def test_unknown_mode_is_refused():
+    with pytest.raises(ValueError):
+        render_page(analyze_page([], 612, 792, 1), "poetry")

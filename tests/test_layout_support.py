@@ -1,0 +1,98 @@
+"""Glyph-list builders for the layout tests, and the cleanup stage's own tests.
+
+Layout tests skip PDF entirely: they build glyph records as a content interpreter would emit
+them (viewer space, y down) and check the exact text that comes out.
+"""
+from __future__ import annotations
+
+from glyphline.glyph import VERTICAL, Glyph
+from glyphline.layout import analyze_page
+from glyphline.layout.cleanup import clean_glyph_text, drop_duplicates
+from glyphline.output.text import build_vocabulary, render_page
+
+SIZE = 10.0
+ADVANCE_EM = 0.5        # every test glyph is half an em wide
+SPACE_EM = 0.3          # word gap made by positioning only (no space glyph)
+PAGE_W, PAGE_H = 612.0, 792.0
+
+
+def glyph(text: str, x: float, y: float, size: float = SIZE, font: str = "Body",
+          dx: float = 1.0, dy: float = 0.0, advance: float | None = None, flags: int = 0) -> Glyph:
+    adv = ADVANCE_EM * size if advance is None else advance
+    return Glyph(text, x, y, x + dx * adv, y + dy * adv, adv, dx, dy,
+                 1.2 * size, 0.25 * size, size, font, flags)
+
+
+def run(text: str, x: float, y: float, size: float = SIZE, font: str = "Body",
+        space_em: float = SPACE_EM, tracking_em: float = 0.0, dx: float = 1.0, dy: float = 0.0,
+        flags: int = 0) -> list[Glyph]:
+    """One line of text: a glyph per character; a ' ' is a gap of `space_em`, not a glyph."""
+    out = []
+    pos = 0.0
+    for ch in text:
+        if ch == " ":
+            pos += space_em * size
+            continue
+        out.append(glyph(ch, x + dx * pos, y + dy * pos, size, font, dx, dy, flags=flags))
+        pos += (ADVANCE_EM + tracking_em) * size
+    return out
+
+
+def paragraph(lines: list[str], x: float, y: float, pitch: float = 12.0, indent: float = 0.0,
+              **kw) -> list[Glyph]:
+    """Consecutive lines `pitch` apart; the first one indented by `indent` points."""
+    out = []
+    for i, text in enumerate(lines):
+        out += run(text, x + (indent if i == 0 else 0.0), y + i * pitch, **kw)
+    return out
+
+
+def reflow(glyphs: list[Glyph], width: float = PAGE_W, height: float = PAGE_H, **kw) -> str:
+    layout = analyze_page(glyphs, width, height, 1, **kw)
+    return render_page(layout, "reflow", build_vocabulary([layout]))
+
+
+def blocks(glyphs: list[Glyph], **kw) -> list[str]:
+    return reflow(glyphs, **kw).split("\n\n")
+
+
+# --- cleanup --------------------------------------------------------------------------------
+
+def test_ligatures_expand_from_the_safe_list_only():
+    g = [glyph("\ufb01", 10, 10), glyph("\ufb03", 15, 10), glyph("\u2126", 20, 10)]
+    assert [x.text for x in clean_glyph_text(g)] == ["fi", "ffi", "\u2126"]
+
+
+def test_zero_width_and_bidi_controls_are_removed_and_empty_glyphs_dropped():
+    g = [glyph("a\u200b", 10, 10), glyph("\u200e", 15, 10), glyph("\ufeffb", 20, 10)]
+    assert [x.text for x in clean_glyph_text(g)] == ["a", "b"]
+
+
+def test_fake_bold_copies_are_dropped_but_double_letters_stay():
+    glyphs = run("Statement all", 10, 50)
+    doubled = []
+    for g in glyphs:   # each glyph painted twice, 0.3 pt apart (fake bold)
+        doubled += [g, glyph(g.text, g.x + 0.3, g.y + 0.1)]
+    assert reflow(doubled) == "Statement all"
+
+
+def test_drop_duplicates_keeps_a_repeated_letter_one_advance_away():
+    g = [glyph("l", 10, 10), glyph("l", 15, 10), glyph("l", 15.2, 10)]
+    assert [x.x for x in drop_duplicates(g)] == [10, 15]
+
+
+def test_whole_text_painted_twice_as_a_shadow_comes_out_once():
+    text = paragraph(["The shadow copy is drawn", "after the text itself."], 72, 100)
+    shadow = [glyph(g.text, g.x + 0.5, g.y + 0.5) for g in text]
+    assert reflow(text + shadow) == "The shadow copy is drawn after the text itself."
+
+
+def test_empty_page_gives_an_empty_layout():
+    layout = analyze_page([], PAGE_W, PAGE_H, 3)
+    assert layout.blocks == [] and layout.char_count == 0 and layout.number == 3
+    assert render_page(layout, "reflow") == ""
+
+
+def test_vertical_flag_glyphs_are_not_lost():
+    g = run("縦書き", 300, 100, dx=0.0, dy=1.0, flags=VERTICAL)
+    assert reflow(g) == "縦書き"

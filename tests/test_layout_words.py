@@ -1,0 +1,116 @@
+"""Lines and words: glyph lists in, exact text out."""
+from __future__ import annotations
+
+import random
+
+from test_layout_support import SIZE, glyph, reflow, run
+
+from glyphline.glyph import Glyph
+from glyphline.layout import analyze_page
+from glyphline.layout.words import WORD_GAP_RATIO
+
+
+def test_words_from_positioning_only_no_space_glyphs():
+    # peers.md §2 case 1: Td per word, no space glyphs
+    assert reflow(run("Reporting crude oil leak.", 72, 100)) == "Reporting crude oil leak."
+
+
+def test_tj_kerning_inside_a_word_is_not_a_space():
+    glyphs = []
+    x = 72.0
+    for ch in "Waterway":
+        glyphs.append(glyph(ch, x, 100))
+        x += 5.0 - 0.4  # kerning pulls each glyph 0.04 em closer
+    glyphs.append(glyph("s", x + 0.4, 100))  # and a small +0.04 em gap
+    assert reflow(glyphs) == "Waterways"
+
+
+def test_gap_is_measured_from_the_font_advance_end_not_the_pen():
+    # Tw stretched the pen (advance) but the font's own advance ends where the glyph does
+    a = Glyph("a", 72, 100, 77, 100, 9.0, 1, 0, 12, 2.5, 10, "Body")
+    b = Glyph("b", 77 + 0.1 * 12 * WORD_GAP_RATIO, 100, 82, 100, 5, 1, 0, 12, 2.5, 10, "Body")
+    c = Glyph("c", 82 + 4.0, 100, 87, 100, 5, 1, 0, 12, 2.5, 10, "Body")
+    assert reflow([a, b, c]) == "ab c"
+
+
+def test_explicit_space_glyph_gives_exactly_one_space():
+    glyphs = run("two", 72, 100) + [glyph(" ", 87, 100)] + run("words", 95, 100)
+    assert reflow(glyphs) == "two words"
+
+
+def test_letter_spaced_heading_uses_its_own_gap_statistics():
+    # peers.md §2 case 2: every glyph apart (tracking 0.3 em), words 1 em apart
+    glyphs = run("SUMMARY OF RESULTS", 72, 100, tracking_em=0.3, space_em=1.0)
+    assert reflow(glyphs) == "SUMMARY OF RESULTS"
+
+
+def test_justified_line_with_wide_word_gaps_stays_one_line():
+    glyphs = run("Wide gaps in a justified line", 72, 100, space_em=1.6)
+    assert reflow(glyphs) == "Wide gaps in a justified line"
+
+
+def test_no_space_between_cjk_characters_but_latin_keeps_its_spaces():
+    # peers.md §2 case 3: Chinese with TJ gaps; mixed CJK + Latin
+    glyphs = run("清晨的菜市场", 72, 100, tracking_em=0.3) + run("IVRS test", 140, 100)
+    assert reflow(glyphs) == "清晨的菜市场 IVRS test"
+
+
+def test_glyphs_drawn_out_of_order_are_sorted_along_the_line():
+    glyphs = run("Glyphs drawn in any order", 72, 100)
+    random.Random(7).shuffle(glyphs)
+    assert reflow(glyphs) == "Glyphs drawn in any order"
+
+
+def test_superscripts_and_subscripts_stay_on_their_line():
+    m = run("10 m", 72, 100)
+    sup = [glyph("3", 72 + 4 * 5.0 + 0.5 * 10 * 0.3 - 3, 96.5, size=7)]
+    co = run("CO", 72, 112)
+    sub = [glyph("2", 82, 114, size=7)]
+    text = reflow(m + sup + co + sub)
+    assert text == "10 m3 CO2"
+
+
+def test_raised_footnote_number_at_line_start_is_its_own_word_and_block():
+    body = run("Body text ends here.", 72, 100)
+    note = [glyph("1", 72, 696, size=6)] + run("The scheme was first proposed.", 75.5, 700, size=8)
+    assert reflow(body + note).split("\n\n") == ["Body text ends here.", "1 The scheme was first proposed."]
+
+
+def test_mixed_fonts_inside_a_word_do_not_split_it():
+    glyphs = run("Bold", 72, 100, font="Serif-Bold") + run("face", 92, 100, font="Serif")
+    assert reflow(glyphs) == "Boldface"
+
+
+def test_hebrew_painted_in_visual_order_comes_out_in_logical_order():
+    logical = ["שלום", "עולם"]
+    visual = " ".join(w[::-1] for w in reversed(logical))   # as painted left to right
+    assert reflow(run(visual, 72, 100)) == "שלום עולם"
+
+
+def test_rotated_line_reads_along_its_own_direction():
+    # text rotated 90° counter-clockwise: written upwards on the page
+    glyphs = run("Margin label", 40, 500, dx=0.0, dy=-1.0)
+    assert reflow(glyphs) == "Margin label"
+
+
+def test_text_at_45_degrees_reads_as_one_line():
+    c = 2 ** -0.5
+    glyphs = run("DRAFT COPY", 200, 500, dx=c, dy=-c)
+    assert reflow(glyphs) == "DRAFT COPY"
+
+
+def test_soft_hyphen_inside_a_word_is_removed():
+    glyphs = run("co\u00adoperate", 72, 100)
+    assert reflow(glyphs) == "cooperate"
+
+
+def test_char_count_counts_visible_characters():
+    layout = analyze_page(run("abc de", 72, 100), 612, 792, 1)
+    assert layout.char_count == 5
+
+
+def test_word_boxes_cover_their_glyphs():
+    layout = analyze_page(run("box", 72, 100), 612, 792, 1)
+    word = layout.blocks[0].lines[0].words[0]
+    assert word.x0 == 72 and abs(word.x1 - (72 + 3 * 0.5 * SIZE)) < 1e-9
+    assert word.y0 < 100 < word.y1
