@@ -1,0 +1,846 @@
+"""Content interpreter: one page's content bytes → positioned glyphs.
+
+Runs the graphics/text state machine of ISO 32000-1 §8–9 over the lexer's operations: q/Q save
+the whole state (CTM and text state), text positioning and showing operators move the pen,
+Form XObjects run nested (their /Matrix × CTM, own or inherited /Resources, bounded depth,
+cycles cut), marked content tracks /MCID and replaces /ActualText spans by their text.
+Geometry (§9.4.4): Trm = [Tfs×Th 0 0 Tfs 0 Trise] × Tm × CTM; the given CTM already maps user
+space to viewer space, so every Glyph coordinate is a viewer-space point.
+Nothing here raises on bad content: unknown or malformed operators are skipped (one warning
+per page); only the page budgets' PageBudgetExceeded and the document's BudgetExceeded
+propagate, and the glyphs emitted so far stay in `out`.
+"""
+from __future__ import annotations
+
+import math
+
+from ..errors import BudgetExceeded
+from ..fonts.base import Font
+from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL, Glyph
+from ..limits import PageBudgetExceeded
+from .env import PageEnv
+from .lexer import TEXT_RUN, iter_operations
+
+MAX_SAVE_DEPTH = 1024           # q nesting; real files stay below ~30, deeper saves are ignored (with their Q)
+MAX_MARKED_DEPTH = 256          # BMC/BDC nesting, bounded like q
+MAX_WARNINGS = 64               # distinct warnings per page; a hostile page could name endless missing fonts
+UNKNOWN_DESCENT_EM = 0.2        # font gives no ascent/descent: a 1 em box with a typical Latin descent
+THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, whatever the font matrix
+SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more across than down is a line
+_HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
+
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_INVISIBLE_MODES = (3, 7)       # text render modes that paint nothing (OCR layers)
+_BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
+
+
+def interpret(content: bytes, resources, ctm: tuple, env: PageEnv, *, in_form: bool = False,
+              out: list[Glyph] | None = None) -> list[Glyph]:
+    """Interpret `content` and append its glyphs to `out` (returned).
+
+    `out` is filled as glyphs are found, so a caller catching PageBudgetExceeded still has
+    the glyphs emitted before the budget ran out."""
+    if out is None:
+        out = []
+    try:
+        ctm = tuple(float(v) for v in ctm)
+        if len(ctm) != 6:
+            raise ValueError
+    except (TypeError, ValueError):
+        ctm = IDENTITY
+    machine = _Interpreter(env, out, ctm, in_form)
+    first = len(out)
+    machine.run(content, resources)
+    machine.close_marked_content(0)
+    if machine.twins:
+        straighten_vertical_runs(out, first, machine.twins)
+    return out
+
+
+def straighten_vertical_runs(out: list, first: int, twins: dict) -> None:
+    """Read runs of vertical-font glyphs that the content placed side by side as horizontal text.
+
+    Some producers (PDFBOX-3127) show each glyph of an Identity-V font with its own Td along
+    the line: the page shows a horizontal line of upright glyphs, not a column. A run of such
+    glyphs whose origins step across the column far more than down it becomes its twins."""
+    index = first
+    end = len(out)
+    while index < end:
+        if id(out[index]) not in twins:
+            index += 1
+            continue
+        stop = index + 1
+        while stop < end and id(out[stop]) in twins and out[stop].font == out[index].font:
+            stop += 1
+        if stop - index >= 2:
+            along = across = 0.0
+            for previous, glyph in zip(out[index:stop - 1], out[index + 1:stop]):
+                step_x = glyph.x - previous.x
+                step_y = glyph.y - previous.y
+                along += abs(step_x * glyph.dx + step_y * glyph.dy)
+                across += abs(step_x * glyph.dy - step_y * glyph.dx)
+            if across > SIDEWAYS_RUN_RATIO * along:
+                out[index:stop] = [twins[id(glyph)] for glyph in out[index:stop]]
+        index = stop
+
+
+def _resolve(obj):
+    """A pypdf object with indirect references followed; None when it cannot be read."""
+    try:
+        return obj.get_object() if hasattr(obj, "get_object") else obj
+    except _BUDGET_ERRORS:
+        raise
+    except Exception:
+        return None
+
+
+def _matrix(value) -> tuple | None:
+    value = _resolve(value)
+    if not isinstance(value, (list, tuple)) or len(value) != 6:
+        return None
+    try:
+        result = tuple(float(_resolve(v)) for v in value)
+    except (TypeError, ValueError):
+        return None
+    return result if all(math.isfinite(v) for v in result) else None
+
+
+def _multiply(m: tuple, n: tuple) -> tuple:
+    """m × n for PDF matrices (a b c d e f): apply m first, then n."""
+    a, b, c, d, e, f = m
+    na, nb, nc, nd, ne, nf = n
+    return (a * na + b * nc, a * nb + b * nd,
+            c * na + d * nc, c * nb + d * nd,
+            e * na + f * nc + ne, e * nb + f * nd + nf)
+
+
+def decode_text_string(raw: bytes) -> str:
+    """A PDF text string (§7.9.2.2): UTF-16BE or UTF-8 with BOM, else PDFDocEncoding."""
+    if raw[:2] == b"\xfe\xff":
+        return raw[2:].decode("utf-16-be", "ignore")
+    if raw[:2] == b"\xff\xfe":                      # seen in the wild, not in the spec
+        return raw[2:].decode("utf-16-le", "ignore")
+    if raw[:3] == b"\xef\xbb\xbf":
+        return raw[3:].decode("utf-8", "ignore")
+    from pypdf._codecs import _pdfdoc_encoding  # pinned pypdf; imported late: rarely needed
+    return "".join(_pdfdoc_encoding[b] for b in raw).replace("\x00", "")
+
+
+class _Span:
+    """An open /ActualText span: its text and where the codes it covers were painted."""
+
+    __slots__ = ("text", "mcid", "first", "end_x", "end_y", "pen_x", "pen_y")
+
+    def __init__(self, text: str, mcid: int):
+        self.text = text
+        self.mcid = mcid
+        # the first code's (x, y, dx, dy, height, descent, size, font, flags, centre offset x, y)
+        self.first = None
+        self.end_x = self.end_y = self.pen_x = self.pen_y = 0.0
+
+
+class _Interpreter:
+    def __init__(self, env: PageEnv, out: list, ctm: tuple, in_form: bool):
+        self.env = env
+        self.out = out
+        self.budget = env.budget
+        clip = env.clip
+        # a degenerate box means "not set", not "nothing is visible"
+        if env.keep_outside or not clip or clip[2] <= clip[0] or clip[3] <= clip[1]:
+            self.clip = None
+        else:
+            self.clip = tuple(float(v) for v in clip)
+        # graphics state saved by q
+        self.ctm = ctm
+        self.font: Font | None = None
+        self.font_size = 0.0
+        self.char_spacing = 0.0
+        self.word_spacing = 0.0
+        self.h_scale = 1.0
+        self.leading = 0.0
+        self.render_mode = 0
+        self.rise = 0.0
+        # text object state (not saved by q)
+        self.tm = IDENTITY
+        self.tlm = IDENTITY
+        self.setup: tuple | None = None   # show()'s derived values; None whenever an input changes
+        self.saved: list[tuple] = []
+        self.ignored_saves = 0
+        self.marked: list[tuple] = []     # (mcid before, span started here or None)
+        self.ignored_marks = 0
+        self.mcid = -1
+        self.span: _Span | None = None
+        self.form_flag = IN_FORM if in_form else 0
+        self.forms: list = []             # keys of the Form XObjects being run (cycle check)
+        self.form_contents: dict = {}     # key → decoded content of the forms met on this page
+        self.twins: dict = {}             # id(vertical glyph) → the same glyph read horizontally
+        self.resources = None
+        self.font_cache: dict = {}
+        self.warned: set = set()
+        self.handlers = {
+            b"Tj": (self.op_show, 1),
+            b"TJ": (self.op_show_array, 1),
+            TEXT_RUN: (self.op_show_array, 1),       # [string, (tx, ty), …]: Tj and Td in turn
+            b"Td": (self.op_move, 2),
+            b"Tf": (self.op_font, 2),
+            b"Tm": (self.op_text_matrix, 6),
+            b"BT": (self.op_begin_text, 0),
+            b"ET": (self.op_end_text, 0),
+            b"q": (self.op_save, 0),
+            b"Q": (self.op_restore, 0),
+            b"cm": (self.op_concat, 6),
+            b"TD": (self.op_move_set_leading, 2),
+            b"T*": (self.op_next_line, 0),
+            b"'": (self.op_next_line_show, 1),
+            b'"': (self.op_spacing_next_line_show, 3),
+            b"Tc": (self.op_char_spacing, 1),
+            b"Tw": (self.op_word_spacing, 1),
+            b"Tz": (self.op_h_scale, 1),
+            b"TL": (self.op_leading, 1),
+            b"Tr": (self.op_render_mode, 1),
+            b"Ts": (self.op_rise, 1),
+            b"Do": (self.op_xobject, 1),
+            b"BI": (self.op_inline_image, 1),
+            b"gs": (self.op_graphics_state, 1),
+            b"BMC": (self.op_begin_marked, 1),
+            b"BDC": (self.op_begin_marked_properties, 2),
+            b"EMC": (self.op_end_marked, 0),
+        }
+
+    # ---- driver -------------------------------------------------------------------------
+
+    def run(self, content: bytes, resources) -> None:
+        self.resources = resources
+        handlers = self.handlers
+        charge = self.budget.charge_operators
+        for operands, operator in iter_operations(content, for_text=True):
+            charge()
+            entry = handlers.get(operator)
+            if entry is None:
+                continue
+            method, arity = entry
+            count = len(operands)
+            if count != arity:
+                if count < arity:
+                    self.malformed(operator)
+                    continue
+                operands = operands[count - arity:]   # extra operands: the last ones count
+            try:
+                method(operands)
+            except _BUDGET_ERRORS:
+                raise
+            except Exception:   # wrong operand types, or a font that fails on odd bytes
+                self.malformed(operator)
+
+    def malformed(self, operator: bytes) -> None:
+        self.warn("malformed", f"malformed content operators skipped (first: {operator.decode('latin-1')})")
+
+    def warn(self, key, message: str) -> None:
+        if key not in self.warned and len(self.warned) < MAX_WARNINGS:
+            self.warned.add(key)
+            self.env.warnings.append(message)
+
+    # ---- graphics state -----------------------------------------------------------------
+
+    def state(self) -> tuple:
+        """Everything q saves: the CTM and the text state."""
+        return (self.ctm, self.font, self.font_size, self.char_spacing, self.word_spacing,
+                self.h_scale, self.leading, self.render_mode, self.rise)
+
+    def set_state(self, state: tuple) -> None:
+        self.setup = None
+        (self.ctm, self.font, self.font_size, self.char_spacing, self.word_spacing,
+         self.h_scale, self.leading, self.render_mode, self.rise) = state
+
+    def op_save(self, _operands) -> None:
+        if len(self.saved) >= MAX_SAVE_DEPTH:
+            self.ignored_saves += 1
+            return
+        self.saved.append(self.state())
+
+    def op_restore(self, _operands) -> None:
+        if self.ignored_saves:
+            self.ignored_saves -= 1
+            return
+        if self.saved:          # an unbalanced Q is ignored
+            self.set_state(self.saved.pop())
+
+    def op_concat(self, operands) -> None:
+        a, b, c, d, e, f = operands
+        m = (a + 0.0, b + 0.0, c + 0.0, d + 0.0, e + 0.0, f + 0.0)
+        self.ctm = _multiply(m, self.ctm)
+        self.setup = None
+
+    # ---- text state ---------------------------------------------------------------------
+
+    def op_char_spacing(self, operands) -> None:
+        self.char_spacing = operands[0] + 0.0
+        self.setup = None
+
+    def op_word_spacing(self, operands) -> None:
+        self.word_spacing = operands[0] + 0.0
+        self.setup = None
+
+    def op_h_scale(self, operands) -> None:
+        self.h_scale = (operands[0] + 0.0) / 100.0
+        self.setup = None
+
+    def op_leading(self, operands) -> None:
+        self.leading = operands[0] + 0.0
+
+    def op_render_mode(self, operands) -> None:
+        self.render_mode = int(operands[0])
+        self.setup = None
+
+    def op_rise(self, operands) -> None:
+        self.rise = operands[0] + 0.0
+        self.setup = None
+
+    def op_font(self, operands) -> None:
+        name, size = operands
+        size = size + 0.0
+        if not isinstance(name, str):
+            raise TypeError("font name")
+        self.font_size = size
+        self.setup = None
+        key = (id(self.resources), name)
+        cached = self.font_cache.get(key)
+        if cached is not None and cached[0] is self.resources:
+            self.font = cached[1]
+            return
+        font = self.load_font(name)
+        self.font_cache[key] = (self.resources, font)
+        self.font = font
+
+    def op_graphics_state(self, operands) -> None:
+        """gs: only an ExtGState /Font entry ([font size], §8.4.5) matters for text."""
+        name = operands[0]
+        if not isinstance(name, str):
+            raise TypeError("ExtGState name")
+        key = (id(self.resources), "gs", name)
+        cached = self.font_cache.get(key)
+        if cached is None or cached[0] is not self.resources:
+            cached = (self.resources, self.graphics_state_font(name))
+            self.font_cache[key] = cached
+        if cached[1] is not None:
+            self.font, self.font_size = cached[1]
+            self.setup = None
+
+    def graphics_state_font(self, name: str) -> tuple | None:
+        state = self.lookup("/ExtGState", name)
+        if not isinstance(state, dict):
+            return None
+        entry = _resolve(state.get("/Font"))
+        if not isinstance(entry, list) or len(entry) != 2:
+            return None
+        size = _resolve(entry[1])
+        if not isinstance(size, (int, float)) or isinstance(size, bool) or not math.isfinite(size):
+            return None
+        try:
+            font = self.env.load_font(_resolve(entry[0]), name)
+        except _BUDGET_ERRORS:
+            raise
+        except Exception:
+            return None
+        return (font, float(size)) if isinstance(font, Font) else None
+
+    def load_font(self, name: str) -> Font | None:
+        font_dict = self.lookup("/Font", name)
+        if font_dict is None:
+            self.warn(("font", name), f"font /{name} is not in the page resources")
+        try:
+            font = self.env.load_font(font_dict, name)
+        except _BUDGET_ERRORS:
+            raise
+        except Exception:
+            font = None
+        if not isinstance(font, Font):
+            self.warn(("font", name), f"font /{name} could not be loaded; its text is skipped")
+            return None
+        return font
+
+    def lookup(self, category: str, name: str):
+        """resources[category][/name], resolved; None when any part is missing or of the wrong type."""
+        resources = _resolve(self.resources)
+        if not isinstance(resources, dict):
+            return None
+        group = _resolve(resources.get(category))
+        if not isinstance(group, dict):
+            return None
+        return _resolve(group.get("/" + name))
+
+    # ---- text positioning ---------------------------------------------------------------
+
+    def op_begin_text(self, _operands) -> None:
+        self.tm = self.tlm = IDENTITY
+        self.setup = None
+
+    def op_end_text(self, _operands) -> None:
+        pass
+
+    def op_move(self, operands) -> None:
+        tx, ty = operands
+        a, b, c, d, e, f = self.tlm
+        self.tm = self.tlm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+
+    def op_move_set_leading(self, operands) -> None:
+        self.leading = -(operands[1] + 0.0)
+        self.op_move(operands)
+
+    def op_next_line(self, _operands) -> None:
+        self.op_move((0.0, -self.leading))
+
+    def op_text_matrix(self, operands) -> None:
+        a, b, c, d, e, f = operands
+        self.tm = self.tlm = (a + 0.0, b + 0.0, c + 0.0, d + 0.0, e + 0.0, f + 0.0)
+        self.setup = None
+
+    # ---- text showing -------------------------------------------------------------------
+
+    def op_show(self, operands) -> None:
+        if operands[0].__class__ is not bytes:
+            raise TypeError("string")
+        self.show(operands)
+
+    def op_show_array(self, operands) -> None:
+        items = operands[0]
+        if items.__class__ is not list:
+            raise TypeError("array")
+        self.show(items)
+
+    def op_next_line_show(self, operands) -> None:
+        self.op_next_line(())
+        self.op_show(operands)
+
+    def op_spacing_next_line_show(self, operands) -> None:
+        word_spacing, char_spacing, string = operands
+        self.word_spacing = word_spacing + 0.0
+        self.char_spacing = char_spacing + 0.0
+        self.setup = None
+        self.op_next_line(())
+        self.op_show((string,))
+
+    def show(self, items) -> None:
+        """Show the strings of a TJ array, a Tj or a text run: a number between strings moves
+        the pen (TJ), a (tx, ty) pair starts a new line (the Td of a lexer TEXT_RUN)."""
+        setup = self.setup
+        if setup is None:
+            font = self.font
+            if font is None:
+                self.warn("no font", "text shown without a usable font is skipped")
+                return
+            if font.vertical:
+                self.show_vertical(font, items)
+                return
+            setup = self.setup = self.horizontal_setup(font)
+        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
+         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
+         name, flags, mcid, decode) = setup
+        ta, tb, tc, td, te, tf = self.tm
+        ca, cb, cc, cd, ce, cf = self.ctm
+        e = te * ca + tf * cc + ce                   # origin of text space in viewer space
+        f = te * cb + tf * cd + cf
+        if not (-_HUGE < e < _HUGE and -_HUGE < f < _HUGE):
+            raise ValueError("text position out of range")
+        span = self.span
+        clip = self.clip
+        if clip is not None:
+            x0, y0, x1, y1 = clip
+        out_append = self.out.append
+        charge_glyphs = self.budget.charge_glyphs
+        charge_operators = self.budget.charge_operators
+        x = e + rise_x                               # the pen in viewer space, moved incrementally
+        y = f + rise_y
+        undecodable = 0
+        pen = 0.0                                    # the same pen along text-space x, for Tm
+        line = None                                  # set once a Td of a text run moved the line
+        for item in items:
+            if item.__class__ is not bytes:
+                if item.__class__ is int or item.__class__ is float:
+                    shift = -item * THOUSANDTH * scale
+                    pen += shift
+                    x += shift * a
+                    y += shift * b
+                elif item.__class__ is tuple:        # Td inside a text run: a new line origin
+                    charge_operators()               # the run's Tj and Td count as operators
+                    charge_operators()
+                    if line is None:
+                        te, tf = self.tlm[4:]
+                    move_x, move_y = item
+                    te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                    line = True
+                    pen = 0.0
+                    x = te * ca + tf * cc + ce + rise_x
+                    y = te * cb + tf * cd + cf + rise_y
+                continue
+            chars = decode(item)
+            charge_glyphs(len(chars))
+            for char in chars:
+                width = char.width
+                if char.is_space:
+                    move = (width * size_x + space_spacing) * h_scale
+                else:
+                    move = (width * size_x + char_spacing) * h_scale
+                text = char.text
+                if span is None:
+                    if text is not None:
+                        end_x = x + width * advance_x
+                        end_y = y + width * advance_y
+                        if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
+                                            and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
+                            out_append(Glyph(text, x, y, end_x, end_y, move * advance_unit, dx, dy,
+                                             height, descent, em, name, flags, mcid))
+                    else:
+                        undecodable += 1
+                else:                                # inside /ActualText: only where the span lies
+                    if span.first is None:
+                        span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
+                    span.end_x = x + width * advance_x
+                    span.end_y = y + width * advance_y
+                    span.pen_x = x + move * a
+                    span.pen_y = y + move * b
+                pen += move
+                x += move * a
+                y += move * b
+        self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
+        if line is not None:
+            self.tlm = (ta, tb, tc, td, te, tf)
+        if undecodable:
+            self.env.undecodable += undecodable
+
+    def next_line(self, line: tuple | None, move: tuple) -> tuple:
+        """The text line origin after one Td of a text run (Tlm = [1 0 0 1 tx ty] × Tlm)."""
+        charge = self.budget.charge_operators
+        charge()                                     # the run's Tj and Td count as operators
+        charge()
+        tx, ty = move
+        ta, tb, tc, td, te, tf = self.tlm
+        if line is not None:
+            te, tf = line
+        return tx * ta + ty * tc + te, tx * tb + ty * td + tf
+
+    def horizontal_setup(self, font: Font) -> tuple:
+        """What show() derives from the text state and the linear part of Tm × CTM.
+
+        Kept in self.setup until one of its inputs changes: text positioning (Td, T*, showing)
+        only translates Tm, so a run of lines in one font reuses it."""
+        ta, tb, tc, td = self.tm[:4]
+        ca, cb, cc, cd = self.ctm[:4]
+        a = ta * ca + tb * cc                        # M = Tm × CTM: text space → viewer space
+        b = ta * cb + tb * cd
+        c = tc * ca + td * cc
+        d = tc * cb + td * cd
+        size = self.font_size
+        h_scale = self.h_scale
+        char_spacing = self.char_spacing
+        word_spacing = self.word_spacing
+        rise = self.rise
+        if not math.isfinite(a + b + c + d + size * h_scale + char_spacing + word_spacing + rise):
+            raise ValueError("text state out of range")
+        scale = size * h_scale                       # glyph advance (text space x) per em
+        x_unit = math.hypot(a, b)                    # viewer length of one text-space unit along x
+        y_unit = math.hypot(c, d)
+        sign = -1.0 if scale < 0 else 1.0
+        if x_unit > 0.0:
+            dx = a / x_unit * sign + 0.0             # + 0.0: no negative zeros in the records
+            dy = b / x_unit * sign + 0.0
+        else:
+            dx, dy = 1.0, 0.0
+        em = abs(size) * y_unit
+        fm = font.font_matrix
+        fm_x = fm[0]
+        fm_y = abs(fm[3])
+        extent = font.ascent - font.descent
+        if extent > 0.0:
+            height = extent * fm_y * em
+            descent = max(-font.descent, 0.0) * fm_y * em
+        else:
+            height = em
+            descent = UNKNOWN_DESCENT_EM * em
+        if y_unit > 0.0:
+            lift = (height * 0.5 - descent) / y_unit * (-1.0 if size < 0 else 1.0)  # box centre above baseline
+            centre_x = c * lift
+            centre_y = d * lift
+        else:
+            centre_x = centre_y = 0.0
+        flags = self.form_flag | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+        return (a, b, c, d, scale, h_scale,
+                size * fm_x,                         # glyph units → text-space advance, before Th
+                char_spacing, char_spacing + word_spacing,
+                scale * fm_x * a, scale * fm_x * b,  # glyph units → viewer-space font advance
+                x_unit * sign,                       # pen move (text space) → signed viewer length
+                dx, dy, height, descent, em, centre_x, centre_y, rise * c, rise * d,
+                font.name, flags, self.mcid, font.decode)
+
+    def show_vertical(self, font: Font, items) -> None:
+        """Vertical writing (WMode 1): the pen moves down by w1; glyphs stand on a vertical centre line."""
+        ta, tb, tc, td, te, tf = self.tm
+        ca, cb, cc, cd, ce, cf = self.ctm
+        a = ta * ca + tb * cc
+        b = ta * cb + tb * cd
+        c = tc * ca + td * cc
+        d = tc * cb + td * cd
+        e = te * ca + tf * cc + ce
+        f = te * cb + tf * cd + cf
+        size = self.font_size
+        char_spacing = self.char_spacing
+        word_spacing = self.word_spacing
+        rise = self.rise
+        if not math.isfinite(a + b + c + d + e + f + size * self.h_scale + char_spacing + word_spacing + rise):
+            raise ValueError("text state out of range")
+        x_unit = math.hypot(a, b)
+        y_unit = math.hypot(c, d)
+        sign = -1.0 if size < 0 else 1.0
+        if y_unit > 0.0:
+            dx = -c / y_unit * sign + 0.0            # writing runs along −y of text space
+            dy = -d / y_unit * sign + 0.0
+        else:
+            dx, dy = 0.0, 1.0
+        advance_unit = -y_unit * sign
+        em = abs(size) * y_unit
+        height = abs(size * self.h_scale) * x_unit   # the box across the column: 1 em wide
+        across_sign = -1.0 if size * self.h_scale < 0 else 1.0
+        if x_unit > 0.0:                             # unit vector across the column (text-space x)
+            across_x = a / x_unit * across_sign
+            across_y = b / x_unit * across_sign
+        else:
+            across_x, across_y = 1.0, 0.0
+        fm = font.font_matrix
+        fm_x = abs(fm[0])
+        fm_y = fm[3]
+        across_scale = size * self.h_scale
+        extent = font.ascent - font.descent
+        if extent > 0.0:                             # box of the horizontal twin
+            flat_height = extent * abs(fm_y) * em
+            flat_descent = max(-font.descent, 0.0) * abs(fm_y) * em
+        else:
+            flat_height = em
+            flat_descent = UNKNOWN_DESCENT_EM * em
+        flags = self.form_flag | VERTICAL | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+        name = font.name
+        mcid = self.mcid
+        span = self.span
+        clip = self.clip
+        out_append = self.out.append
+        charge_glyphs = self.budget.charge_glyphs
+        undecodable = 0
+        pen = 0.0                                    # pen position along text-space y
+        line = None
+        for item in items:
+            if item.__class__ is not bytes:
+                if item.__class__ is int or item.__class__ is float:
+                    pen -= item * THOUSANDTH * size
+                elif item.__class__ is tuple:        # Td inside a text run
+                    line = self.next_line(line, item)
+                    te, tf = line
+                    e = te * ca + tf * cc + ce
+                    f = te * cb + tf * cd + cf
+                    pen = 0.0
+                continue
+            chars = font.decode(item)
+            charge_glyphs(len(chars))
+            for char in chars:
+                font_advance = char.vertical_advance * fm_y * size
+                move = font_advance + char_spacing   # ISO 32000-1 §9.4.4: ty = w1×Tfs + Tc + Tw
+                if char.is_space:
+                    move += word_spacing
+                text = char.text
+                if text is None and span is None:
+                    undecodable += 1
+                    pen += move
+                    continue
+                x = e + pen * c + rise * c
+                y = f + pen * d + rise * d
+                end_x = x + font_advance * c
+                end_y = y + font_advance * d
+                # the position vector v puts the glyph's left edge v.x left of the centre line
+                shift = char.position_x * fm_x * abs(size) * x_unit
+                descent = shift if shift > 0.0 else height * 0.5
+                lift = height * 0.5 - descent
+                centre_x = across_x * lift
+                centre_y = across_y * lift
+                if span is not None:
+                    if span.first is None:
+                        span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
+                    span.end_x = end_x
+                    span.end_y = end_y
+                    span.pen_x = x + move * c
+                    span.pen_y = y + move * d
+                    pen += move
+                    continue
+                pen += move
+                if clip is not None and not _inside(clip, (x + end_x) * 0.5 + centre_x, (y + end_y) * 0.5 + centre_y):
+                    continue
+                glyph = Glyph(text, x, y, end_x, end_y, move * advance_unit, dx, dy,
+                              height, descent, em, name, flags, mcid)
+                out_append(glyph)
+                # the same glyph read as horizontal text, for producers that place vertical-font
+                # glyphs one by one along a line (see straighten_vertical_runs)
+                width = char.width * fm_x * across_scale
+                left = -char.position_x * fm_x * across_scale
+                drop = pen - move + rise - char.position_y * fm_y * size
+                twin_x = e + left * a + drop * c
+                twin_y = f + left * b + drop * d
+                self.twins[id(glyph)] = Glyph(
+                    text, twin_x, twin_y, twin_x + width * a, twin_y + width * b, abs(width) * x_unit,
+                    across_x, across_y, flat_height, flat_descent, em, name, flags & ~VERTICAL, mcid)
+        self.tm = (ta, tb, tc, td, te + pen * tc, tf + pen * td)
+        if line is not None:
+            self.tlm = (ta, tb, tc, td, te, tf)
+        if undecodable:
+            self.env.undecodable += undecodable
+
+    # ---- marked content -----------------------------------------------------------------
+
+    def op_begin_marked(self, _operands) -> None:
+        self.begin_marked(None, None)
+
+    def op_begin_marked_properties(self, operands) -> None:
+        properties = operands[1]
+        if isinstance(properties, str):
+            properties = self.lookup("/Properties", properties)
+        actual_text = mcid = None
+        if isinstance(properties, dict):
+            actual_text = _text_property(_property(properties, "ActualText"))
+            value = _property(properties, "MCID")
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                mcid = int(value)
+        self.begin_marked(actual_text, mcid)
+
+    def begin_marked(self, actual_text: str | None, mcid: int | None) -> None:
+        if len(self.marked) >= MAX_MARKED_DEPTH:
+            self.ignored_marks += 1
+            return
+        self.setup = None
+        span = None
+        if actual_text is not None and self.span is None:   # nested ActualText is ignored
+            span = self.span = _Span(actual_text, mcid if mcid is not None else self.mcid)
+        self.marked.append((self.mcid, span))
+        if mcid is not None:
+            self.mcid = mcid
+
+    def op_end_marked(self, _operands) -> None:
+        if self.ignored_marks:
+            self.ignored_marks -= 1
+            return
+        if self.marked:
+            self.end_marked()
+
+    def end_marked(self) -> None:
+        self.mcid, span = self.marked.pop()
+        self.setup = None
+        if span is not None:
+            self.span = None
+            self.emit_span(span)
+
+    def close_marked_content(self, depth: int) -> None:
+        """End the marked-content sequences left open above `depth` (content that forgot EMC)."""
+        while len(self.marked) > depth:
+            self.end_marked()
+
+    def emit_span(self, span: _Span) -> None:
+        """One glyph for an ActualText span, from its first code's origin to its last code's end."""
+        if span.first is None or not span.text:
+            return
+        x, y, dx, dy, height, descent, size, name, flags, centre_x, centre_y = span.first
+        advance = (span.pen_x - x) * dx + (span.pen_y - y) * dy
+        if self.clip is not None and not _inside(self.clip, (x + span.end_x) * 0.5 + centre_x,
+                                                 (y + span.end_y) * 0.5 + centre_y):
+            return
+        self.budget.charge_glyphs(1)
+        self.out.append(Glyph(span.text, x, y, span.end_x, span.end_y, advance, dx, dy, height,
+                              descent, size, name, flags | ACTUAL_TEXT, span.mcid))
+
+    # ---- XObjects -----------------------------------------------------------------------
+
+    def op_xobject(self, operands) -> None:
+        name = operands[0]
+        if not isinstance(name, str):
+            raise TypeError("XObject name")
+        xobject = self.lookup("/XObject", name)
+        if xobject is None or not hasattr(xobject, "get"):
+            return
+        try:
+            subtype = xobject.get("/Subtype")
+        except _BUDGET_ERRORS:
+            raise
+        except Exception:
+            return
+        if subtype == "/Image":
+            self.paint_image()
+            return
+        if subtype != "/Form":              # anything else carries no text
+            return
+        reference = getattr(xobject, "indirect_reference", None)
+        key = (reference.idnum, reference.generation) if reference is not None else id(xobject)
+        if key in self.forms:
+            self.warn(("form cycle", key), f"Form XObject /{name} draws itself; the repeat is skipped")
+            return
+        if len(self.forms) >= self.env.limits.form_depth:
+            self.warn("form depth",
+                      f"Form XObjects nested deeper than {self.env.limits.form_depth}; deeper ones skipped")
+            return
+        content = self.form_contents.get(key)
+        if content is None:
+            try:
+                content = self.env.read_stream(xobject)
+            except _BUDGET_ERRORS:
+                raise
+            except Exception:
+                self.warn(("form unreadable", name), f"Form XObject /{name} could not be read")
+                return
+            if not isinstance(content, bytes):
+                return
+            self.form_contents[key] = content   # a form drawn again on the page is decoded once
+        if not content:
+            return
+        form_resources = _resolve(xobject.get("/Resources"))
+        matrix = _matrix(xobject.get("/Matrix")) or IDENTITY
+        self.run_form(key, content, form_resources if isinstance(form_resources, dict) else self.resources,
+                      matrix)
+
+    def op_inline_image(self, operands) -> None:
+        self.paint_image()
+
+    def paint_image(self) -> None:
+        """An image fills the unit square of the CTM; its area tells a scanned page from a blank one."""
+        a, b, c, d = self.ctm[:4]
+        self.env.image_area += abs(a * d - b * c)
+
+    def run_form(self, key, content: bytes, resources, matrix: tuple) -> None:
+        """Run a form's content as if inside q … Q with its matrix; the caller's text object survives it."""
+        caller = (self.state(), self.resources, self.tm, self.tlm, self.form_flag,
+                  len(self.saved), self.ignored_saves)
+        marked_depth = len(self.marked)
+        self.ctm = _multiply(matrix, self.ctm)
+        self.form_flag = IN_FORM
+        self.setup = None
+        self.forms.append(key)
+        try:
+            self.run(content, resources)
+        finally:
+            self.forms.pop()
+            self.close_marked_content(marked_depth)
+            state, self.resources, self.tm, self.tlm, self.form_flag, save_depth, self.ignored_saves = caller
+            del self.saved[save_depth:]     # q without Q inside the form
+            self.set_state(state)
+
+
+def _inside(clip: tuple, x: float, y: float) -> bool:
+    return clip[0] <= x <= clip[2] and clip[1] <= y <= clip[3]
+
+
+def _property(properties: dict, key: str):
+    """A marked-content property from an inline dict (keys without '/') or a pypdf one."""
+    value = properties.get(key)
+    if value is None:
+        value = properties.get("/" + key)
+    return _resolve(value)
+
+
+def _text_property(value) -> str | None:
+    if isinstance(value, str):          # pypdf already decoded the text string
+        return str(value)
+    if isinstance(value, (bytes, bytearray)):
+        return decode_text_string(bytes(value))
+    return None

@@ -1,0 +1,180 @@
+"""The content-stream lexer: exact operands for every token kind, and no exception on junk."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from glyphline.content.lexer import GRAPHICS_OPERATORS, MAX_NESTING, iter_operations
+
+
+def ops(data: bytes, **kwargs) -> list:
+    return list(iter_operations(data, **kwargs))
+
+
+def test_text_object_tokens():
+    assert ops(b"BT /F1 12 Tf 72 700.5 Td (Hello) Tj ET") == [
+        ([], b"BT"), (["F1", 12], b"Tf"), ([72, 700.5], b"Td"), ([b"Hello"], b"Tj"), ([], b"ET")]
+
+
+def test_operators_without_whitespace_between_tokens():
+    assert ops(b"/F1 9 Tf(a)Tj[(b)-5(c)]TJ 0 0 1 rg T*") == [
+        (["F1", 9], b"Tf"), ([b"a"], b"Tj"), ([[b"b", -5, b"c"]], b"TJ"), ([0, 0, 1], b"rg"), ([], b"T*")]
+
+
+@pytest.mark.parametrize("token, value", [
+    (b"5", 5), (b"-5", -5), (b"+3", 3), (b"5.", 5.0), (b".5", 0.5), (b"-.5", -0.5),
+    (b"--5", -5), (b"1.2.3", 1.2), (b"-", 0), (b"+-2", -2), (b"007", 7),
+])
+def test_numbers_best_effort(token, value):
+    [(operands, operator)] = ops(token + b" x")
+    assert operator == b"x"
+    assert operands == [value] and type(operands[0]) is type(value)
+
+
+def test_overlong_numbers_stay_finite():
+    [(operands, _)] = ops(b"1" * 400 + b".5 " + b"2" * 40 + b" x")
+    assert operands == [0.0, int(b"2" * 40)]
+
+
+@pytest.mark.parametrize("source, value", [
+    (rb"(a\nb\rc\td\be\ff)", b"a\nb\rc\td\be\ff"),
+    (rb"(\(\)\\)", b"()\\"),
+    (rb"(\101\60\0063)", b"A0\x063"),          # octal: up to three digits
+    (rb"(\1012)", b"A2"),
+    (rb"(\777)", b"\xff"),                      # high-order overflow ignored
+    (b"(line\\\ncontinued)", b"linecontinued"),
+    (b"(line\\\r\ncontinued)", b"linecontinued"),
+    (b"(a\r\nb\rc)", b"a\nb\nc"),               # unescaped ends of line read as \n
+    (rb"(a (nested (twice)) b)", b"a (nested (twice)) b"),
+    (rb"(a (nested \) b) c)", b"a (nested ) b) c"),
+    (rb"(\q)", b"q"),                          # unknown escape: backslash ignored
+    (b"()", b""),
+])
+def test_literal_strings(source, value):
+    assert ops(source + b" Tj") == [([value], b"Tj")]
+
+
+@pytest.mark.parametrize("source, value", [
+    (b"<48656C6C6F>", b"Hello"), (b"<48 65\n6c 6C6f>", b"Hello"), (b"<486>", b"H`"), (b"<>", b""),
+])
+def test_hex_strings(source, value):
+    assert ops(source + b" Tj") == [([value], b"Tj")]
+
+
+def test_tj_arrays_with_hex_and_empty_strings():
+    assert ops(b"[<01>2<0203 04>4<5>-1()<>(a)]TJ [<0A>1.5<0b>(\\101)]TJ") == [
+        ([[b"\x01", 2, b"\x02\x03\x04", 4, b"P", -1, b"", b"", b"a"]], b"TJ"),
+        ([[b"\n", 1.5, b"\x0b", b"A"]], b"TJ")]
+
+
+def test_names_decode_escapes_and_keep_non_ascii():
+    assert ops(b"/A#20B /C#23 /D\xc3\xa9 / x") == [(["A B", "C#", "Dé", ""], b"x")]
+
+
+def test_arrays_dicts_and_constants():
+    assert ops(b"/Span <</ActualText (x) /MCID 3 /K [1 [2 true] null] /D <</E false>>>> BDC") == [
+        (["Span", {"ActualText": b"x", "MCID": 3, "K": [1, [2, True], None], "D": {"E": False}}], b"BDC")]
+
+
+def test_comments_are_skipped():
+    assert ops(b"% a comment (with a paren\n1 2 Td %another\r(%not a comment) Tj") == [
+        ([1, 2], b"Td"), ([b"%not a comment"], b"Tj")]
+
+
+def test_stray_closers_and_junk_are_skipped():
+    assert ops(b") > } { 1 2 Td ]") == [([1, 2], b"Td")]
+    # bytes outside ASCII are regular characters: a junk operator, which callers ignore
+    assert ops(b"\x80\xff 1 2 Td") == [([], b"\x80\xff"), ([1, 2], b"Td")]
+    assert ops(b">> 3 Tc") == [([3], b"Tc")]
+
+
+def test_unbalanced_array_closes_at_the_operator():
+    assert ops(b"[(a) 5 (b) TJ (c) Tj") == [([[b"a", 5, b"b"]], b"TJ"), ([b"c"], b"Tj")]
+
+
+def test_unterminated_string_ends_the_stream():
+    assert ops(b"1 0 Td (never closed Tj ET") == [([1, 0], b"Td")]
+
+
+def test_nesting_is_bounded():
+    depth = MAX_NESTING + 40
+    data = b"[" * depth + b"1" + b"]" * depth + b" x"
+    [(operands, operator)] = ops(data)
+    assert operator == b"x"
+    value, levels = operands[0], 1
+    while isinstance(value, list) and value and isinstance(value[0], list):
+        value, levels = value[0], levels + 1
+    assert levels == MAX_NESTING and value == [1]
+
+
+def test_tokens_split_across_content_segments():
+    # the document stage joins /Contents segments with a newline: a token cut there still reads right
+    segments = [b"BT /F1 12 Tf 72 700 Td (Hel", b"lo) Tj [(wor", b"ld) -250 (!)] TJ ET"]
+    assert ops(b"\n".join(segments)) == [
+        ([], b"BT"), (["F1", 12], b"Tf"), ([72, 700], b"Td"), ([b"Hel\nlo"], b"Tj"),
+        ([[b"wor\nld", -250, b"!"]], b"TJ"), ([], b"ET")]
+    # an operator's operands in one segment and the operator in the next
+    assert ops(b"\n".join([b"72 700", b"Td 1 0 0 1 5", b"6 cm"])) == [([72, 700], b"Td"), ([1, 0, 0, 1, 5, 6], b"cm")]
+
+
+def test_inline_image_with_ei_inside_its_data():
+    data = bytes(range(256)) + b" EI \x00\xff\x81 EI\x02"   # fake "EI" followed by binary bytes
+    stream = b"q BI /W 8 /H 8 /BPC 8 /CS /G ID " + data + b" EI Q (after) Tj"
+    assert ops(stream) == [([], b"q"), ([{"W": 8, "H": 8, "BPC": 8, "CS": "G"}], b"BI"), ([], b"Q"),
+                           ([b"after"], b"Tj")]
+
+
+def test_inline_image_with_length():
+    data = b"xx EI yy"                          # an EI with whitespace on both sides inside the data
+    stream = b"BI /W 1 /H 1 /L 8 ID " + data + b"\nEI (after) Tj"
+    assert ops(stream) == [([{"W": 1, "H": 1, "L": 8}], b"BI"), ([b"after"], b"Tj")]
+
+
+def test_inline_image_without_ei_ends_the_stream():
+    assert ops(b"(a) Tj BI /W 1 ID \x00\x01\x02 no end") == [([b"a"], b"Tj"), ([{"W": 1}], b"BI")]
+    assert ops(b"BI /W 1 /H") == [([{}], b"BI")]
+
+
+def test_inline_image_at_the_very_end():
+    assert ops(b"BI /W 1 ID \x00\x01 EI") == [([{"W": 1}], b"BI")]
+
+
+def test_text_mode_drops_path_and_colour_operators_only():
+    stream = (b"q 0 0 1 rg 10 10 m 20 20 l 1 2 3 4 5 6 c h S 0.5 w 1 0 0 1 0 0 cm "
+              b"BT /F1 12 Tf (a) Tj ET 0 g 1 1 10 10 re f* Q")
+    assert ops(stream, for_text=True) == [
+        ([], b"q"), ([1, 0, 0, 1, 0, 0], b"cm"), ([], b"BT"), (["F1", 12], b"Tf"), ([b"a"], b"Tj"),
+        ([], b"ET"), ([], b"Q")]
+    assert [operator for _, operator in ops(stream)][:6] == [b"q", b"rg", b"m", b"l", b"c", b"h"]
+
+
+def test_text_mode_skips_exactly_the_graphics_operators():
+    for operator in sorted(GRAPHICS_OPERATORS):
+        assert ops(b"1 2 3 " + operator + b" 5 Tc", for_text=True) == [([5], b"Tc")], operator
+    for operator in (b"cs", b"d", b"gs", b"sh", b"Do", b"cm", b"ri", b"d0", b"re2", b"ff"):
+        assert [op for _, op in ops(b"1 2 3 " + operator + b" 5 Tc", for_text=True)] == [operator, b"Tc"]
+
+
+def test_text_mode_merges_tj_td_runs():
+    stream = b"BT <0041> Tj 5.5 0 Td (b\\)) Tj\n-1 .5 Td <0043>Tj 2 0 Td 1 0 0 1 0 0 Tm ET"
+    assert ops(stream, for_text=True) == [
+        ([], b"BT"), ([[b"\x00A", (5.5, 0.0), b"b)", (-1.0, 0.5), b"\x00C", (2.0, 0.0)]], b"Tj/Td"),
+        ([1, 0, 0, 1, 0, 0], b"Tm"), ([], b"ET")]
+    assert [operator for _, operator in ops(stream)] == [b"BT", b"Tj", b"Td", b"Tj", b"Td", b"Tj", b"Td", b"Tm", b"ET"]
+
+
+def test_binary_junk_ends_quickly():
+    junk = bytes((i * 131 + 7) % 256 for i in range(200_000)) + b"(" * 5000 + b"<" * 5000 + b"[" * 5000
+    start = time.perf_counter()
+    ops(junk)
+    ops(junk, for_text=True)
+    assert time.perf_counter() - start < 5.0
+
+
+def test_many_operands_without_operator():
+    data = b"1 " * 100_000 + b"Td"
+    start = time.perf_counter()
+    [(operands, operator)] = ops(data)
+    assert operator == b"Td" and len(operands) == 100_000
+    assert time.perf_counter() - start < 5.0
