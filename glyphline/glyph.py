@@ -7,7 +7,7 @@ direction (1, 0); text rotated 90° counter-clockwise on the page has direction 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # flag bits
 INVISIBLE = 1       # text render mode 3 or 7 (OCR layers): real text, not painted
@@ -16,8 +16,9 @@ ACTUAL_TEXT = 4     # text replaced by a marked-content /ActualText span
 IN_FORM = 8         # drawn inside a Form XObject
 
 
-@dataclass(frozen=True, slots=True)
-class Glyph:
+class Glyph(NamedTuple):
+    """Immutable; a NamedTuple because the interpreter makes one per character (5× cheaper than a frozen dataclass)."""
+
     text: str            # decoded Unicode; several characters for a ligature or an ActualText span
     x: float             # origin (pen position on the baseline) in viewer space
     y: float
