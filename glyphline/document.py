@@ -186,6 +186,7 @@ class Page:
         w, h = self.box[2] - self.box[0], self.box[3] - self.box[1]
         self.width, self.height = (h, w) if self.rotation in (90, 270) else (w, h)
         self._glyphs: list[Glyph] | None = None
+        self._image_coverage = 0.0
         # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
         self._warnings: list[str] = document._page_warnings.setdefault(index, [])
 
@@ -194,6 +195,12 @@ class Page:
         if self._glyphs is None:
             self._glyphs = self._document._interpret(self)
         return self._glyphs
+
+    @property
+    def image_coverage(self) -> float:
+        """Share of the page covered by painted images (0–1; overlaps counted twice, capped at 1)."""
+        self.glyphs
+        return self._image_coverage
 
     @property
     def warnings(self) -> list[str]:
@@ -334,6 +341,7 @@ class Document:
                 warnings.append(f"page {page.number} is nested too deeply; the text decoded before that point is kept")
             except Exception as exc:
                 warnings.append(f"page {page.number} failed midway ({_short(exc)}); the text decoded before that point is kept")
+        page._image_coverage = min(1.0, env.image_area / max(1.0, page.width * page.height))
         if env.undecodable:
             warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
         del warnings[MAX_PAGE_WARNINGS:]

@@ -586,3 +586,14 @@ def test_bundled_sample_pdf(sample_pdf):
     assert first.startswith("How a page becomes text")
     assert "recon-" in first and "structed" in first
     assert text_of(doc.page(1)).startswith("A second page")
+
+
+def test_image_coverage_counts_xobject_and_inline_images():
+    b = PdfBuilder()
+    image = b.stream(bytes(64), {"Type": "/XObject", "Subtype": "/Image", "Width": 8, "Height": 8,
+                                 "ColorSpace": "/DeviceGray", "BitsPerComponent": 8})
+    b.page(b"q 306 0 0 396 0 0 cm /Im1 Do Q", xobjects={"Im1": image})          # a quarter of Letter
+    b.page(b"q 612 0 0 396 0 0 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\x01\x02\x03 EI Q")  # a half, inline
+    b.page(b"0 0 m 612 792 l S")                                                  # no image at all
+    doc = glyphline.open(b.build())
+    assert [round(p.image_coverage, 3) for p in doc.pages] == [0.25, 0.5, 0.0]

@@ -303,3 +303,39 @@ def test_open_errors_surface_as_documented_exceptions():
     protected = encrypt(text_pdf([["secret"]]), "RC4-128", user_password="pw")
     with pytest.raises(PasswordRequired):
         extract_text(protected)
+
+
+# ----------------------------------------------------------------------------- scan versus tiny or blank
+
+def test_a_tiny_text_only_document_is_text_not_a_scan():
+    # PDFBox-style reproducers: one word on a page and no image to OCR
+    result = extract_text(text_pdf([["Test"]]))
+    assert result.text.strip() == "Test"
+    assert result.scan is None and not result.pages[0].scan
+
+
+def test_a_blank_page_in_a_text_document_is_not_called_a_scan():
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 12 Tf 72 700 Td (A page with a real text layer and enough words) Tj ET", fonts={"F1": font})
+    b.page(b"")
+    result = extract_text(b.build())
+    assert result.scan is None and [p.scan for p in result.pages] == [False, False]
+
+
+def test_a_small_image_beside_tiny_text_is_not_a_scan():
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    image = b.stream(bytes(64), {"Type": "/XObject", "Subtype": "/Image", "Width": 8, "Height": 8,
+                                 "ColorSpace": "/DeviceGray", "BitsPerComponent": 8})
+    b.page(b"q 40 0 0 40 72 72 cm /Im1 Do Q BT /F1 12 Tf 72 700 Td (Logo) Tj ET",
+           fonts={"F1": font}, xobjects={"Im1": image})
+    result = extract_text(b.build())
+    assert result.scan is None
+
+
+def test_an_inline_image_page_without_text_is_a_scan():
+    b = PdfBuilder()
+    b.page(b"q 500 0 0 700 50 50 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\x01\x02\x03 EI Q")
+    result = extract_text(b.build())
+    assert result.scan is not None and result.scan.whole_document and result.scan.pages == [1]

@@ -28,3 +28,4 @@ class PageEnv:
     keep_outside: bool = False       # keep glyphs outside the visible box (an option of open())
     warnings: list[str] = field(default_factory=list)
     undecodable: int = 0             # glyphs dropped because their code had no Unicode
+    image_area: float = 0.0          # viewer-space area of the images painted (scan detection)

@@ -54,5 +54,6 @@ class PageLayout:
     blocks: list[Block] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     char_count: int = 0  # characters of text on the page (for scan detection)
+    image_coverage: float = 0.0  # share of the page painted with images (for scan detection)
     # baseline steps between consecutive same-size lines, by size bucket (for DocStats)
     line_pitches: dict[int, list[float]] = field(default_factory=dict)
