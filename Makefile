@@ -4,7 +4,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv clean
+.PHONY: run test venv clean cmaps build e2e-deps
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,11 +14,36 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-run: $(STAMP)
-	$(VENV)/bin/glyphline tests/data/sample.pdf
+# the web app: dist/ is a self-contained static site (tools/build_site.py); `run` serves it
+build: $(STAMP) cmaps
+	$(VPY) tools/build_site.py
 
-test: $(STAMP)
+run: build
+	@echo "Glyphline: http://127.0.0.1:8000/"
+	$(VPY) -m http.server 8000 --bind 127.0.0.1 --directory dist
+
+# the browser tests need node_modules/ (cmaps does `npm ci`) and Debian's chromium
+e2e-deps: cmaps
+	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium) \
+		|| echo "make: chromium could not be installed; the e2e tests will be skipped"
+
+test: $(STAMP) cmaps e2e-deps
 	$(VPY) -m pytest -q
+
+# Adobe's predefined CMaps, packed by pdfjs-dist (pinned in package.json): built, never hand-copied
+CMAP_SRC := node_modules/pdfjs-dist/cmaps
+
+$(CMAP_SRC)/LICENSE: package.json package-lock.json
+	npm ci --no-audit --no-fund --omit=optional   # pdfjs-dist's optional canvas binary (35 MB) is not needed
+	touch $@
+
+# cmaps/LICENSE is copied last, so it doubles as the stamp (no extra file lands in the site)
+cmaps/LICENSE: $(CMAP_SRC)/LICENSE
+	mkdir -p cmaps
+	cp $(CMAP_SRC)/*.bcmap cmaps/
+	cp $(CMAP_SRC)/LICENSE cmaps/LICENSE
+
+cmaps: cmaps/LICENSE
 
 clean:
 	rm -rf $(VENV) dist build *.egg-info

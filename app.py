@@ -1,0 +1,214 @@
+"""The Python side of the web worker protocol (see worker/worker.mjs).
+
+One call per conversion: the file's bytes and the page's options come in; "progress" messages
+go out through `post` after every page; the return value is the final message, a "result",
+an "error" with a kind the page turns into a sentence (password, not-pdf, damaged, budget,
+bad-options, failed) or "cancelled". Cancellation is checked between pages. No extraction
+logic lives here.
+"""
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+
+def _load_aes_shim() -> None:
+    """Runs glyphline/_aes_shim before anything imports pypdf.
+
+    Importing it as `glyphline._aes_shim` would run glyphline/__init__.py first, which may
+    import pypdf, and pypdf fixes its crypto provider on first import; so the shim is found
+    inside the package folder (source or, in the browser's wheels, bytecode) and run alone.
+    """
+    package = importlib.machinery.PathFinder.find_spec("glyphline")
+    if package is None or not package.submodule_search_locations:
+        return
+    spec = importlib.machinery.PathFinder.find_spec("glyphline._aes_shim", list(package.submodule_search_locations))
+    if spec is None or spec.loader is None:
+        return
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+
+_load_aes_shim()
+
+from glyphline.errors import BudgetExceeded, DamagedPDF, GlyphlineError, NotAPDF, PasswordRequired  # noqa: E402
+from glyphline.errors import Cancelled as EngineCancelled  # noqa: E402
+from glyphline.extract import extract_text  # noqa: E402
+
+MODES = ("reflow", "preserve", "layout")
+PAUSE_INTERVAL_S = 0.05  # how often the worker's event loop gets a turn to deliver "cancel"
+ERROR_KINDS: tuple[tuple[type[Exception], str], ...] = (
+    (PasswordRequired, "password"),
+    (NotAPDF, "not-pdf"),
+    (DamagedPDF, "damaged"),
+    (BudgetExceeded, "budget"),
+    (ValueError, "bad-options"),  # extract_text's answer to a bad mode or page range
+)
+
+
+class Cancelled(Exception):
+    """Raised between pages once the page asked to stop."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """The page's options, checked; names follow extract_text's keywords."""
+
+    mode: str = "reflow"
+    pages: str | None = None
+    markers: bool = False
+    page_breaks: bool = True
+    dehyphenate: bool = True
+    password: str = ""
+    bom: bool = False
+
+    @classmethod
+    def from_message(cls, raw: Mapping[str, Any] | None) -> "Options":
+        raw = dict(raw or {})
+        mode = str(raw.get("mode") or "reflow")
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}")
+        pages = raw.get("pages")
+        pages = str(pages).strip() if pages not in (None, "") else None
+        return cls(
+            mode=mode,
+            pages=pages or None,
+            markers=bool(raw.get("markers", False)),
+            page_breaks=bool(raw.get("pageBreaks", True)),
+            dehyphenate=bool(raw.get("dehyphenate", True)),
+            password=str(raw.get("password") or ""),
+            bom=bool(raw.get("bom", False)),
+        )
+
+
+def use_site_cmaps(base_url: str) -> None:
+    """In the browser the engine fetches a CMap from the site's cmaps/ folder when a font names it."""
+    try:
+        from glyphline.fonts.cmaps import browser_loader, set_cmap_loader
+    except ImportError:  # an engine without the pluggable loader reads CMaps from its package data
+        return
+    set_cmap_loader(browser_loader(base_url))
+
+
+_pause_supported = True  # the worker turns it off when run_sync cannot work (see set_pause_supported)
+
+
+def set_pause_supported(supported: bool) -> None:
+    """The worker's probe result: without JSPI (an old browser, or a memory snapshot taken in
+    Node, which remembers that Node had none) run_sync raises, so cancelling is left to the page."""
+    global _pause_supported
+    _pause_supported = bool(supported)
+
+
+def _event_loop_pause() -> Callable[[], None] | None:
+    """Inside Pyodide with JSPI, a function that yields to the worker's event loop; else None."""
+    if not _pause_supported:
+        return None
+    try:
+        import js  # type: ignore[import-not-found]
+        from pyodide.ffi import can_run_sync, run_sync  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+
+    def pause() -> None:
+        if can_run_sync():
+            run_sync(js.glyphlineYield())
+
+    return pause
+
+
+def _as_bytes(data: Any) -> bytes:
+    """The file's bytes: a JS Uint8Array arrives as a JsProxy (copied out once), tests pass bytes."""
+    to_bytes = getattr(data, "to_bytes", None)
+    return to_bytes() if callable(to_bytes) else bytes(data)
+
+
+def _scan_message(scan: Any) -> dict[str, Any] | None:
+    """The engine's ScanReport: whole_document means nothing readable; else the listed pages lack text."""
+    if scan is None:
+        return None
+    return {"wholeDocument": bool(scan.whole_document), "pages": [int(p) for p in scan.pages], "message": scan.message}
+
+
+def _result_message(job_id: int, result: Any, seconds: float) -> dict[str, Any]:
+    pages = []
+    for page in result.pages:
+        pages.append(
+            {
+                "number": int(page.number),
+                "text": page.text,
+                "charCount": int(page.char_count),
+                "wordCount": len(page.text.split()),
+                "warnings": [str(w) for w in page.warnings],
+            }
+        )
+    return {
+        "type": "result",
+        "id": job_id,
+        "text": result.text,
+        "pageCount": int(result.page_count),
+        "pages": pages,
+        "charCount": sum(p["charCount"] for p in pages),
+        "wordCount": sum(p["wordCount"] for p in pages),
+        "scan": _scan_message(result.scan),
+        "warnings": [str(w) for w in result.warnings],
+        "seconds": round(seconds, 4),
+    }
+
+
+def error_message(job_id: int, error: BaseException) -> dict[str, Any]:
+    """Maps an exception to the protocol's error message; unknown ones become kind "failed"."""
+    for error_type, kind in ERROR_KINDS:
+        if isinstance(error, error_type):
+            return {"type": "error", "id": job_id, "kind": kind, "message": str(error)}
+    detail = f"{type(error).__name__}: {error}" if not isinstance(error, GlyphlineError) else str(error)
+    return {"type": "error", "id": job_id, "kind": "failed", "message": detail}
+
+
+def convert(
+    job_id: int,
+    data: bytes,
+    raw_options: Mapping[str, Any] | None,
+    post: Callable[[dict[str, Any]], None],
+    is_cancelled: Callable[[], bool],
+) -> dict[str, Any]:
+    """Runs one conversion and returns the final message; never raises."""
+    started = time.perf_counter()
+    pause = _event_loop_pause()
+    last_pause = started
+
+    def on_progress(done: int, total: int) -> None:
+        nonlocal last_pause
+        post({"type": "progress", "id": job_id, "page": int(done), "pages": int(total)})
+        now = time.perf_counter()
+        if pause is not None and now - last_pause >= PAUSE_INTERVAL_S:
+            pause()
+            last_pause = time.perf_counter()
+        if is_cancelled():
+            raise Cancelled()
+
+    try:
+        options = Options.from_message(raw_options)
+        result = extract_text(
+            _as_bytes(data),
+            mode=options.mode,
+            pages=options.pages,
+            markers=options.markers,
+            page_breaks=options.page_breaks,
+            dehyphenate=options.dehyphenate,
+            password=options.password,
+            bom=options.bom,
+            on_progress=on_progress,
+            cancel=is_cancelled,
+        )
+    except (Cancelled, EngineCancelled):
+        return {"type": "cancelled", "id": job_id}
+    except Exception as error:  # every failure becomes a message: the worker must live on
+        if is_cancelled():
+            return {"type": "cancelled", "id": job_id}
+        return error_message(job_id, error)
+    if is_cancelled():
+        return {"type": "cancelled", "id": job_id}
+    return _result_message(job_id, result, time.perf_counter() - started)

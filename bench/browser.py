@@ -1,0 +1,164 @@
+"""Browser benchmark: start-up and throughput of the web app, beside pdf.js in the same Chromium.
+
+    .venv/bin/python bench/browser.py [--runs 3] [--docs NAME ...]
+
+Measures, in one headless Debian Chromium with a persistent profile (a real HTTP cache and the
+service worker, as a returning visitor has them):
+  - cold start: first visit, empty profile, navigation start → worker "ready";
+  - warm start: reload served by the service worker → "ready" (median of --runs);
+  - drop-to-text: a one-page PDF handed to extractText one second after navigation start;
+  - pages per second in the worker on the longest corpus documents, and pdf.js's
+    getTextContent (npm pdfjs-dist, self-hosted beside the app) on the same files, with ratios.
+Prints one table. A benchmark, not a test: figures depend on the machine's load.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests" / "e2e"))
+from e2e_support import CHROMIUM_ARGS, StaticServer, find_chromium  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus" / "generated"
+DEFAULT_DOCS = ("chromium-long-110p", "pdflatex-long-120p", "lo-fodt-long-100p")
+ONE_PAGE_DOC = REPO / "tests" / "data" / "sample.pdf"
+DROP_DELAY_MS = 1000  # "a one-page PDF dropped one second after load"
+PDFJS_PAGE = """<!doctype html><meta charset="utf-8"><title>pdf.js bench</title>
+<script type="module">
+  import * as pdfjs from "./pdfjs/pdf.mjs";
+  pdfjs.GlobalWorkerOptions.workerSrc = "./pdfjs/pdf.worker.mjs";
+  window.pdfjsText = async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const start = performance.now();
+    const task = pdfjs.getDocument({ data: bytes, cMapUrl: "./pdfjs/cmaps/", cMapPacked: true });
+    const doc = await task.promise;
+    let chars = 0;
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      for (const item of content.items) chars += (item.str || "").length;
+      page.cleanup();
+    }
+    const seconds = (performance.now() - start) / 1000;
+    await task.destroy();
+    return { pages: doc.numPages, seconds, chars };
+  };
+  window.pdfjsReady = true;
+</script>"""
+
+
+def build_site(root: Path) -> None:
+    subprocess.run([sys.executable, str(REPO / "tools" / "build_site.py"), "--dist", str(root / "app")],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pdfjs = REPO / "node_modules" / "pdfjs-dist"
+    (root / "pdfjs").mkdir()
+    for name in ("pdf.mjs", "pdf.worker.mjs"):
+        shutil.copyfile(pdfjs / "build" / name, root / "pdfjs" / name)
+    shutil.copytree(pdfjs / "cmaps", root / "pdfjs" / "cmaps")
+    (root / "pdfjs.html").write_text(PDFJS_PAGE, encoding="utf-8")
+
+
+def wait_ready(page, timeout_s: float = 120) -> float:
+    """performance.now() at the worker's "ready", from the page's own clock."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        ready_at = page.evaluate("() => window.glyphline && window.glyphline.status.readyAt")
+        if ready_at:
+            return float(ready_at)
+        failed = page.evaluate("() => window.glyphline && window.glyphline.status.state === 'failed'")
+        if failed:
+            raise RuntimeError(page.evaluate("() => window.glyphline.status.message"))
+        time.sleep(0.05)
+    raise TimeoutError("the worker did not become ready")
+
+
+def b64(path: Path) -> str:
+    return base64.b64encode(path.read_bytes()).decode()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--docs", nargs="*", default=list(DEFAULT_DOCS), help="corpus/generated folder names")
+    args = parser.parse_args(argv)
+    chromium = find_chromium()
+    if chromium is None:
+        print("Chromium not found (make test installs Debian's chromium)", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "site"
+        root.mkdir()
+        build_site(root)
+        server = StaticServer(root)
+        rows: list[tuple[str, str]] = []
+        try:
+            with sync_playwright() as driver:
+                context = driver.chromium.launch_persistent_context(
+                    str(Path(tmp) / "profile"), executable_path=chromium, args=CHROMIUM_ARGS)
+                page = context.new_page()
+                page.goto(server.url + "app/")
+                cold = wait_ready(page)
+                timings = page.evaluate("() => window.glyphline.status.timings")
+                rows.append(("cold start → ready (first visit, SW install)", f"{cold:.0f} ms"))
+                warm = []
+                for _ in range(args.runs):
+                    page.reload()
+                    warm.append(wait_ready(page))
+                    timings = page.evaluate("() => window.glyphline.status.timings")
+                rows.append((f"warm start → ready (service worker, median of {args.runs})",
+                             f"{statistics.median(warm):.0f} ms  (worker: {timings})"))
+                drops = []
+                for _ in range(args.runs):
+                    page.reload()
+                    drops.append(page.evaluate(
+                        """async ([b64, delay]) => {
+                            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+                            await new Promise((r) => setTimeout(r, Math.max(0, delay - performance.now())));
+                            const start = performance.now();
+                            await window.glyphline.extractText(bytes);
+                            return performance.now() - start;
+                        }""", [b64(ONE_PAGE_DOC), DROP_DELAY_MS]))
+                rows.append((f"drop-to-text, {ONE_PAGE_DOC.name} dropped {DROP_DELAY_MS} ms after load (median)",
+                             f"{statistics.median(drops):.0f} ms"))
+
+                pdfjs_page = context.new_page()
+                pdfjs_page.goto(server.url + "pdfjs.html")
+                pdfjs_page.wait_for_function("window.pdfjsReady === true")
+                for name in args.docs:
+                    found = sorted((CORPUS / name).glob("*.pdf"))
+                    if not found:
+                        rows.append((name, "not in the corpus"))
+                        continue
+                    data = b64(found[0])
+                    ours = page.evaluate(
+                        """async (b64) => {
+                            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+                            const r = await window.glyphline.extractText(bytes);
+                            return { pages: r.pages.length, seconds: r.seconds };
+                        }""", data)
+                    theirs = pdfjs_page.evaluate("(b64) => window.pdfjsText(b64)", data)
+                    ours_pps = ours["pages"] / ours["seconds"]
+                    theirs_pps = theirs["pages"] / theirs["seconds"]
+                    rows.append((f"{name}: pages/s glyphline | pdf.js | ratio",
+                                 f"{ours_pps:.1f} | {theirs_pps:.1f} | pdf.js is {theirs_pps / ours_pps:.2f}× glyphline"))
+                context.close()
+        finally:
+            server.stop()
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        print(f"{label.ljust(width)}  {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+// Glyphline embedding module: PDF → text in a Web Worker, nothing leaves the browser.
+//
+//   import { extractText } from "./static/glyphline.js";
+//   const result = await extractText(file, { mode: "reflow", onProgress: ({ page, pages }) => {}, signal });
+//   result.text, result.pages, result.pageCount, result.scan, result.warnings
+//
+// One long-lived worker (Pyodide + the engine) serves every call; calls run one at a time.
+
+const WORKER_URL = new URL("../worker/worker.mjs", import.meta.url);
+const CANCEL_GRACE_MS = 3000; // a worker that cannot pause between pages is restarted after this
+
+export const ERROR_KINDS = ["password", "not-pdf", "damaged", "budget", "bad-options", "failed", "unavailable"];
+
+/** A conversion that failed; `kind` is one of ERROR_KINDS. */
+export class GlyphlineError extends Error {
+  constructor(kind, message) {
+    super(message || kind);
+    this.name = "GlyphlineError";
+    this.kind = kind;
+  }
+}
+
+/** Start-up state of the worker: fires "change" events; `.state` is idle, loading, ready or failed. */
+class Status extends EventTarget {
+  constructor() {
+    super();
+    this.state = "idle";
+    this.stage = null;
+    this.done = 0;
+    this.total = 0;
+    this.timings = null;
+    this.message = null;
+    this.readyAt = null; // performance.now() when the worker said ready (start-up benchmarks)
+  }
+
+  update(fields) {
+    Object.assign(this, fields);
+    this.dispatchEvent(new Event("change"));
+  }
+}
+
+export const status = new Status();
+
+let worker = null;
+let readyPromise = null;
+let workerCanPause = false; // from "ready": the worker sees "cancel" between pages
+let nextId = 1;
+const waiting = []; // jobs not yet sent to the worker
+let current = null; // the job the worker is converting
+
+function startWorker() {
+  worker = new Worker(WORKER_URL, { type: "module", name: "glyphline" });
+  let resolveReady;
+  let rejectReady;
+  readyPromise = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
+  readyPromise.catch(() => {}); // observed through status and extractText, never unhandled
+  status.update({ state: "loading", stage: "runtime", done: 0, total: 0, message: null });
+  worker.onmessage = ({ data: message }) => {
+    switch (message.type) {
+      case "loading":
+        status.update({ state: "loading", stage: message.stage, done: message.done, total: message.total });
+        break;
+      case "ready":
+        workerCanPause = Boolean(message.canPause);
+        status.update({ state: "ready", stage: null, timings: message.timings, readyAt: performance.now() });
+        resolveReady();
+        break;
+      case "fatal":
+        status.update({ state: "failed", message: message.message });
+        rejectReady(new GlyphlineError("unavailable", message.message));
+        failAll(new GlyphlineError("unavailable", message.message));
+        break;
+      default:
+        onJobMessage(message);
+    }
+  };
+  worker.onerror = (event) => {
+    const text = event.message || "the worker could not start";
+    status.update({ state: "failed", message: text });
+    rejectReady(new GlyphlineError("unavailable", text));
+    failAll(new GlyphlineError("unavailable", text));
+  };
+}
+
+function failAll(error) {
+  const running = current;
+  if (running) finish(running, () => running.reject(error));
+  for (const job of waiting.splice(0)) { job.cleanup(); job.reject(error); }
+}
+
+/** Starts the worker now (page load) instead of on the first conversion; resolves when ready. */
+export function preload() {
+  if (!worker) startWorker();
+  return readyPromise;
+}
+
+function finish(job, settle) {
+  if (current === job) current = null;
+  job.cleanup();
+  settle();
+  pump();
+}
+
+function onJobMessage(message) {
+  const job = current;
+  if (!job || message.id !== job.id) return;
+  if (message.type === "progress") {
+    if (job.onProgress) job.onProgress({ page: message.page, pages: message.pages });
+  } else if (message.type === "result") {
+    const { type, id, ...result } = message;
+    finish(job, () => job.resolve(result));
+  } else if (message.type === "error") {
+    finish(job, () => job.reject(new GlyphlineError(message.kind, message.message)));
+  } else if (message.type === "cancelled") {
+    finish(job, () => job.reject(abortError(job.signal)));
+  }
+}
+
+function abortError(signal) {
+  return (signal && signal.reason instanceof Error) ? signal.reason : new DOMException("The conversion was cancelled.", "AbortError");
+}
+
+async function toArrayBuffer(input) {
+  if (input instanceof Blob) return input.arrayBuffer();
+  // copies: the buffer is transferred to the worker, the caller's stays intact
+  if (input instanceof ArrayBuffer) return input.slice(0);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength).slice().buffer;
+  throw new TypeError("extractText needs a File, Blob, ArrayBuffer or Uint8Array");
+}
+
+async function pump() {
+  if (current || !waiting.length) return;
+  const job = waiting.shift();
+  current = job;
+  try {
+    const bytes = await toArrayBuffer(job.input);
+    await preload();
+    if (current !== job) return; // cancelled while reading or while the worker started
+    worker.postMessage({ type: "convert", id: job.id, bytes, options: job.options }, [bytes]);
+  } catch (error) {
+    if (current === job) finish(job, () => job.reject(error instanceof GlyphlineError || error instanceof TypeError ? error : new GlyphlineError("unavailable", String(error))));
+  }
+}
+
+function cancel(job) {
+  const index = waiting.indexOf(job);
+  if (index >= 0) {
+    waiting.splice(index, 1);
+    job.cleanup();
+    job.reject(abortError(job.signal));
+    return;
+  }
+  if (current !== job) return;
+  worker.postMessage({ type: "cancel", id: job.id });
+  // a worker that cannot pause between pages would only see "cancel" at the end: restart it
+  // (right away when it said so at start-up, else when it has not answered in time)
+  job.graceTimer = setTimeout(() => {
+    if (current !== job) return;
+    worker.terminate();
+    worker = null;
+    status.update({ state: "idle" });
+    finish(job, () => job.reject(abortError(job.signal)));
+    preload().catch(() => {});
+  }, workerCanPause ? CANCEL_GRACE_MS : 0);
+}
+
+/**
+ * Extracts the text of a PDF.
+ * @param {File|Blob|ArrayBuffer|Uint8Array} input
+ * @param {{mode?: "reflow"|"preserve"|"layout", pages?: string, markers?: boolean, pageBreaks?: boolean,
+ *          dehyphenate?: boolean, password?: string, bom?: boolean,
+ *          onProgress?: (p: {page: number, pages: number}) => void, signal?: AbortSignal}} [options]
+ * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,
+ *          charCount: number, wordCount: number, warnings: string[]}>, charCount: number, wordCount: number,
+ *          scan: null|{pages: number[]}, warnings: string[], seconds: number}>}
+ */
+export function extractText(input, options = {}) {
+  const { onProgress, signal, ...engineOptions } = options;
+  if (signal && signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise((resolve, reject) => {
+    const job = { id: nextId++, input, options: engineOptions, onProgress, signal, resolve, reject, graceTimer: null };
+    const onAbort = () => cancel(job);
+    job.cleanup = () => {
+      clearTimeout(job.graceTimer);
+      if (signal) signal.removeEventListener("abort", onAbort);
+    };
+    if (signal) signal.addEventListener("abort", onAbort, { once: true });
+    waiting.push(job);
+    pump();
+  });
+}

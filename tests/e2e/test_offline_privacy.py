@@ -1,0 +1,143 @@
+"""Offline after the first visit, nothing but same-origin GETs of static files, a strict CSP."""
+from __future__ import annotations
+
+import re
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from e2e_support import (BOOT_TIMEOUT_MS, CHROMIUM_ARGS, REPO, READY_SELECTOR, StaticServer, cli_output, clear_queue,
+                      download_text, open_app, wait_job_state)
+
+pytestmark = pytest.mark.e2e
+
+SAMPLE = REPO / "tests" / "data" / "sample.pdf"
+TEXT_SUFFIXES = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".py", ".txt", ".webmanifest"}
+# a URL naming a host (scheme prefixes such as "file://" or templates like `https://${host}` in the
+# Pyodide runtime name none)
+URL = re.compile(rb"(?:https?|wss?|ftp)://[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[^\s\"'`<>)]*")
+# XML namespace names are identifiers, never fetched (an SVG needs its xmlns)
+NAMESPACE_URLS = {b"http://www.w3.org/2000/svg", b"http://www.w3.org/1999/xlink"}
+
+
+def test_no_url_to_another_origin_in_any_text_file(site_dir):
+    """Every file a browser interprets (markup, scripts, styles, JSON, app.py) is scanned.
+
+    Binary data (the wasm, the stdlib zip, wheels, CMaps, the sample PDF) holds message and
+    documentation strings, never addresses the site loads; the privacy test below watches
+    what actually goes over the network."""
+    offenders = []
+    scanned = 0
+    for path in sorted(site_dir.rglob("*")):
+        if path.is_file() and path.suffix in TEXT_SUFFIXES:
+            scanned += 1
+            for match in URL.findall(path.read_bytes()):
+                if match not in NAMESPACE_URLS:
+                    offenders.append(f"{path.relative_to(site_dir)}: {match.decode(errors='replace')}")
+    assert scanned > 10
+    assert offenders == []
+
+
+class _MetaCollector(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.csp = None
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "meta" and (attributes.get("http-equiv") or "").lower() == "content-security-policy":
+            self.csp = attributes.get("content")
+        for name in ("src", "href"):
+            if attributes.get(name):
+                self.urls.append(attributes[name])
+
+
+def test_csp_allows_only_self(site_dir):
+    parser = _MetaCollector()
+    parser.feed((site_dir / "index.html").read_text(encoding="utf-8"))
+    assert parser.csp, "index.html has no Content-Security-Policy meta tag"
+    directives = {part.split()[0]: part.split()[1:] for part in parser.csp.split(";") if part.strip()}
+    assert directives["default-src"] == ["'self'"]
+    assert directives["script-src"] == ["'self'", "'wasm-unsafe-eval'"]  # wasm compile, no eval
+    for name, sources in directives.items():
+        for source in sources:
+            assert source in {"'self'", "'none'", "'wasm-unsafe-eval'", "data:", "blob:"}, (name, source)
+    assert all(not urlsplit(url).scheme and not url.startswith("/") for url in parser.urls), parser.urls
+
+
+def test_first_visit_and_conversion_only_fetch_static_files(browser, server, site_dir):
+    context = browser.new_context(accept_downloads=True)
+    seen = []
+    context.on("request", lambda request: seen.append(
+        (time.monotonic(), request.method, request.url, request.post_data_buffer)))
+    try:
+        page = context.new_page()
+        page.add_init_script("""
+            window.__cspViolations = [];
+            document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective));
+        """)
+        page.goto(server.url)
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        time.sleep(0.5)  # let the service worker's own precache requests settle
+        server_before = len(server.requests)
+        started = time.monotonic()
+        page.locator("#file").set_input_files(str(SAMPLE))
+        assert wait_job_state(page, 0, ("done",)) == "done"
+        finished = time.monotonic()
+        _, data = download_text(page, 0)
+        assert data == cli_output(SAMPLE)
+        during = [(method, url) for when, method, url, _ in seen if started <= when <= finished]
+        assert during == [], "requests while converting"
+        # the one exception is the browser's own service-worker update check (GET sw.js, no body)
+        reached = [r for r in server.requests[server_before:] if r != ("GET", "/sw.js")]
+        assert reached == [], "requests reached the server while converting"
+        assert page.evaluate("() => window.__cspViolations") == []
+    finally:
+        context.close()
+    files = {"/" + p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*") if p.is_file()} | {"/"}
+    assert seen, "no request recorded at all"
+    for _, method, url, body in seen:
+        parts = urlsplit(url)
+        if parts.scheme == "blob":  # the download's own object URL, made in the page from the text
+            assert parts.path.startswith(server.url)
+            continue
+        assert url.startswith(server.url), url
+        assert method == "GET", (method, url)
+        assert not body, url
+        assert parts.path in files, url
+    assert all(method == "GET" for method, _ in server.requests)
+    # CMaps are for CJK fonts: a first visit and a Latin PDF download none of them
+    assert not [url for _, _, url, _ in seen if "/cmaps/" in url]
+
+
+def test_works_offline_after_the_first_visit(playwright_driver, chromium_path, site_dir, tmp_path):
+    own_server = StaticServer(site_dir)  # this test stops it
+    context = playwright_driver.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=chromium_path, args=CHROMIUM_ARGS, accept_downloads=True)
+    try:
+        page = open_app(context, own_server.url)
+        assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+        page.locator("#file").set_input_files(str(SAMPLE))
+        assert wait_job_state(page, 0, ("done",)) == "done"
+        expected = cli_output(SAMPLE)
+        assert download_text(page, 0)[1] == expected
+
+        own_server.stop()
+        assert page.evaluate("() => fetch('./not-cached-' + Math.random()).then(() => 'reached', () => 'offline')") == "offline"
+        page.reload()
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page.locator("#file").set_input_files(str(SAMPLE))
+        assert wait_job_state(page, 0, ("done",)) == "done"
+        assert download_text(page, 0)[1] == expected
+
+        second = open_app(context, own_server.url)  # a brand-new tab, still offline
+        second.locator("#sample").click()
+        assert wait_job_state(second, 0, ("done",)) == "done"
+        assert download_text(second, 0)[1] == expected
+    finally:
+        context.close()
+        own_server.stop()

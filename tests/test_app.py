@@ -1,0 +1,91 @@
+"""app.py, the Python side of the web worker protocol, run on CPython: the same messages the
+worker posts to the page."""
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+import app  # noqa: E402
+from glyphline import extract_text  # noqa: E402
+
+
+def run(data: bytes, options=None, cancel_after: int | None = None):
+    posted = []
+
+    def is_cancelled() -> bool:
+        return cancel_after is not None and len(posted) >= cancel_after
+
+    final = app.convert(7, data, options or {}, posted.append, is_cancelled)
+    return posted, final
+
+
+def test_result_matches_the_library_and_progress_is_per_page(sample_pdf):
+    posted, final = run(sample_pdf)
+    assert posted == [{"type": "progress", "id": 7, "page": 1, "pages": 2},
+                      {"type": "progress", "id": 7, "page": 2, "pages": 2}]
+    assert final["type"] == "result" and final["id"] == 7
+    expected = extract_text(sample_pdf)
+    assert final["text"] == expected.text
+    assert final["pageCount"] == 2
+    assert [p["number"] for p in final["pages"]] == [1, 2]
+    assert final["charCount"] == sum(p.char_count for p in expected.pages)
+    assert final["wordCount"] == sum(len(p.text.split()) for p in expected.pages) > 0
+    assert final["scan"] is None
+
+
+def test_options_use_the_page_names(sample_pdf):
+    _, final = run(sample_pdf, {"mode": "preserve", "markers": True, "pages": "2", "bom": True})
+    assert final["text"] == extract_text(sample_pdf, mode="preserve", markers=True, pages="2", bom=True).text
+    assert final["text"].startswith("\ufeff--- Page 2 ---")
+    _, final = run(sample_pdf, {"pageBreaks": False, "dehyphenate": False})
+    assert final["text"] == extract_text(sample_pdf, page_breaks=False, dehyphenate=False).text
+
+
+def test_cancel_between_pages(sample_pdf):
+    posted, final = run(sample_pdf, cancel_after=1)
+    assert final == {"type": "cancelled", "id": 7}
+    assert len(posted) == 1
+
+
+@pytest.mark.parametrize("data, options, kind", [
+    (b"hello, not a pdf", {}, "not-pdf"),
+    (b"", {}, "not-pdf"),
+    (None, {"pages": "3-1"}, "bad-options"),
+    (None, {"mode": "poetry"}, "bad-options"),
+])
+def test_errors_become_kinds(sample_pdf, data, options, kind):
+    _, final = run(sample_pdf if data is None else data, options)
+    assert final["type"] == "error" and final["kind"] == kind, final
+    assert final["message"]
+
+
+def test_password_kind_then_the_right_password(sample_pdf):
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(sample_pdf)))
+    writer.encrypt(user_password="pw", owner_password="owner", algorithm="AES-128")
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    _, final = run(buffer.getvalue())
+    assert final["kind"] == "password"
+    _, final = run(buffer.getvalue(), {"password": "nope"})
+    assert final["kind"] == "password"
+    _, final = run(buffer.getvalue(), {"password": "pw"})
+    assert final["type"] == "result" and final["text"] == extract_text(sample_pdf).text
+
+
+def test_scan_is_reported():
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=595, height=842)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    _, final = run(buffer.getvalue())
+    assert final["type"] == "result"
+    assert final["scan"]["wholeDocument"] is True and final["scan"]["pages"] == [1]

@@ -1,0 +1,212 @@
+"""`make build`: writes dist/, the web app as a self-contained static site.
+
+Everything in dist/ is addressed by relative URLs, so the folder can be copied to any static
+host or subpath. Inputs: the page sources (index.html, static/, worker/, app.py, sw.js), the
+glyphline wheel built from this repo, pypdf's wheel from PyPI, the five Pyodide runtime files
+and aes-js from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
+the wheels into .pyc wheels, and a Pyodide memory snapshot is taken with the engine imported
+(tools/browser_snapshot.py in headless Chromium when available, else in Node). The service worker gets the list
+of every file with a version derived from their contents, so any change re-caches the site.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_MODULES = ROOT / "node_modules"
+WORK = ROOT / "build" / "web"  # wheels and downloads kept between builds
+PYODIDE_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PYPDF_REQUIREMENT = "pypdf==7.1.1"
+PAGE_FILES = ("index.html", "app.py")
+PAGE_DIRS = ("static", "worker")
+OPTIONAL_DIRS = ("cmaps",)  # CMap data, when the engine ships it as separate files
+ON_DEMAND_PREFIXES = ("cmaps/",)  # a Latin-only PDF must not download CJK CMaps: not precached
+SAMPLE_PDF = ROOT / "tests" / "data" / "sample.pdf"
+# Pyodide's fallback package CDN (used by Node when a package is missing locally): dist/ names
+# no other origin, and the worker passes packageBaseUrl, so the literal is replaced by "./"
+PYODIDE_CDN_LITERAL = re.compile(r"https://cdn\.jsdelivr\.net/pyodide/v\$\{\w+\}/full/")
+COMMENT_WITH_URL = re.compile(r"^[ \t]*//.*https?://.*\n", re.MULTILINE)
+SW_ASSETS_PLACEHOLDER = "/*@ASSETS@*/[]"
+SW_VERSION_PLACEHOLDER = "@VERSION@"
+BUILD_MODULE = "worker/build.mjs"  # generated: what the worker loads (wheels, sizes, snapshot)
+
+
+def run(cmd: list[str], **kwargs: object) -> None:
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, **kwargs)
+
+
+def build_engine_wheel(python: str) -> Path:
+    """pip wheel of this repo; stale setuptools output is removed first so deleted modules stay gone."""
+    out = WORK / "engine"
+    shutil.rmtree(out, ignore_errors=True)
+    for stale in (ROOT / "build" / "lib", ROOT / "build" / "bdist.linux-x86_64"):
+        shutil.rmtree(stale, ignore_errors=True)
+    run([python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)])
+    (wheel,) = out.glob("glyphline-*.whl")
+    return wheel
+
+
+def download_pypdf_wheel(python: str) -> Path:
+    out = WORK / "pypdf"
+    name, version = PYPDF_REQUIREMENT.split("==")
+    found = sorted(out.glob(f"{name}-{version}-*.whl"))
+    if not found:  # downloaded once; later builds work offline
+        run([python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", str(out), PYPDF_REQUIREMENT])
+        found = sorted(out.glob(f"{name}-{version}-*.whl"))
+    return found[0]
+
+
+def wrap_aes_js(target: Path) -> None:
+    """aes-js is UMD; an ES module sees no `this`, so give it a CommonJS `module` and re-export."""
+    source = (NODE_MODULES / "aes-js" / "index.js").read_text(encoding="utf-8")
+    source = COMMENT_WITH_URL.sub("", source)  # reference links in comments: dist/ names no other origin
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(
+        "// aes-js 3.1.2 (MIT), wrapped as an ES module by tools/build_site.py\n"
+        "const module = { exports: {} }; const exports = module.exports;\n"
+        f"{source}\nexport default module.exports;\n",
+        encoding="utf-8",
+    )
+
+
+def remove_pyodide_cdn(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    patched, count = PYODIDE_CDN_LITERAL.subn("./", source)
+    if count != 1:
+        raise SystemExit(f"{path.name}: expected one CDN literal, found {count} (Pyodide upgraded? check the pattern)")
+    path.write_text(patched, encoding="utf-8")
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    for path in sorted(source.rglob("*")):
+        relative = path.relative_to(source)
+        if path.is_file() and "__pycache__" not in relative.parts and not any(p.startswith(".") for p in relative.parts):
+            destination = target / relative
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, destination)
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def write_build_module(dist: Path, wheels: list[Path], snapshot: str | None) -> None:
+    runtime_bytes = sum((dist / "pyodide" / name).stat().st_size for name in PYODIDE_RUNTIME)
+    wheel_bytes = sum(w.stat().st_size for w in wheels)
+    info = {
+        "wheels": [w.name for w in wheels],
+        "runtimeBytes": runtime_bytes,
+        "wheelBytes": wheel_bytes,
+        "snapshot": snapshot,
+        "snapshotBytes": (dist / "snapshot" / snapshot).stat().st_size if snapshot else 0,
+    }
+    (dist / BUILD_MODULE).write_text(
+        "// generated by tools/build_site.py: what the worker loads\n"
+        f"export const BUILD = {json.dumps(info, indent=2)};\n",
+        encoding="utf-8",
+    )
+
+
+def write_service_worker(dist: Path) -> str:
+    """sw.js with the list of every file in dist/ and a version hashed from all their contents."""
+    assets: list[str] = ["./"]
+    digest = hashlib.sha256()
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        relative = path.relative_to(dist).as_posix()
+        if relative == "sw.js":
+            continue
+        digest.update(f"{relative}\0{sha256(path)}\n".encode())
+        if relative.startswith(ON_DEMAND_PREFIXES):
+            continue  # fetched only when a font needs it, then cached by the service worker
+        assets.append(f"./{relative}")
+    version = f"glyphline-{digest.hexdigest()[:16]}"
+    source = (ROOT / "sw.js").read_text(encoding="utf-8")
+    if SW_ASSETS_PLACEHOLDER not in source or SW_VERSION_PLACEHOLDER not in source:
+        raise SystemExit("sw.js lost its build placeholders")
+    source = source.replace(SW_ASSETS_PLACEHOLDER, json.dumps(assets, indent=2))
+    source = source.replace(SW_VERSION_PLACEHOLDER, version)
+    (dist / "sw.js").write_text(source, encoding="utf-8")
+    return version
+
+
+def compile_and_snapshot(dist: Path, wheels: list[Path]) -> str:
+    """.pyc wheels (Node, in the very Pyodide that dist/ ships) and the memory snapshot: taken in
+    headless Chromium when it is there (the snapshot then keeps stack switching, so the worker
+    can pause between pages), else in Node."""
+    import browser_snapshot  # tools/, beside this script
+
+    names = [w.name for w in wheels]
+    in_browser = browser_snapshot.available()
+    node = ["node", str(ROOT / "tools" / "pyodide_build.mjs"), *(["--compile-only"] if in_browser else [])]
+    done = subprocess.run([*node, str(dist), *names], check=True, capture_output=True, text=True)
+    if not in_browser:
+        return json.loads(done.stdout.strip().splitlines()[-1])["snapshot"]
+    try:
+        return browser_snapshot.take_snapshot(dist, names)
+    except Exception as error:  # a broken browser must not break the build: Node can do it too
+        print(f"snapshot in Chromium failed ({error}); taking it in Node", file=sys.stderr, flush=True)
+        done = subprocess.run(["node", str(ROOT / "tools" / "pyodide_build.mjs"), "--snapshot-only", str(dist), *names],
+                              check=True, capture_output=True, text=True)
+        return json.loads(done.stdout.strip().splitlines()[-1])["snapshot"]
+
+
+def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
+    if not (NODE_MODULES / "pyodide" / "pyodide.mjs").is_file():
+        raise SystemExit("node_modules/pyodide is missing: run `npm ci` first")
+    WORK.mkdir(parents=True, exist_ok=True)
+    engine = build_engine_wheel(python)
+    pypdf = download_pypdf_wheel(python)
+
+    shutil.rmtree(dist, ignore_errors=True)
+    dist.mkdir(parents=True)
+    for name in PAGE_FILES:
+        shutil.copyfile(ROOT / name, dist / name)
+    for name in PAGE_DIRS:
+        copy_tree(ROOT / name, dist / name)
+    for name in OPTIONAL_DIRS:
+        if (ROOT / name).is_dir():
+            copy_tree(ROOT / name, dist / name)
+    (dist / "pyodide").mkdir()
+    for name in PYODIDE_RUNTIME:
+        shutil.copyfile(NODE_MODULES / "pyodide" / name, dist / "pyodide" / name)
+    remove_pyodide_cdn(dist / "pyodide" / "pyodide.mjs")
+    wrap_aes_js(dist / "vendor" / "aes-js.mjs")
+    (dist / "wheels").mkdir()
+    wheels = []
+    for wheel in (pypdf, engine):  # load order: pypdf first, the engine imports it
+        shutil.copyfile(wheel, dist / "wheels" / wheel.name)
+        wheels.append(dist / "wheels" / wheel.name)
+    (dist / "samples").mkdir()
+    shutil.copyfile(SAMPLE_PDF, dist / "samples" / "sample.pdf")
+    snapshot = None if not with_snapshot else compile_and_snapshot(dist, wheels)
+    write_build_module(dist, wheels, snapshot=snapshot)
+    version = write_service_worker(dist)
+    total = sum(p.stat().st_size for p in dist.rglob("*") if p.is_file())
+    print(f"dist/ ready: {version}, {total:,} bytes", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist")
+    parser.add_argument("--python", default=sys.executable, help="the Python whose pip builds and downloads wheels")
+    parser.add_argument("--no-snapshot", action="store_true",
+                        help="ship source wheels and boot Pyodide normally (no .pyc, no memory snapshot)")
+    args = parser.parse_args(argv)
+    build(args.dist.resolve(), args.python, with_snapshot=not args.no_snapshot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
