@@ -4,7 +4,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv clean cmaps build e2e-deps
+.PHONY: run test venv clean cmaps build e2e-deps bench bench-deps
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -44,6 +44,18 @@ cmaps/LICENSE: $(CMAP_SRC)/LICENSE
 	cp $(CMAP_SRC)/LICENSE cmaps/LICENSE
 
 cmaps: cmaps/LICENSE
+
+# benchmarks against the peers (not part of `make test`): quality on ../shared/corpus, then speed
+bench-deps: $(STAMP)
+	@command -v pdftotext >/dev/null && command -v mutool >/dev/null || \
+		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q poppler-utils mupdf-tools)
+	$(VPY) -m pip install -q pymupdf pypdfium2 pdfplumber
+	@test -f .cache/node/node_modules/pdfjs-dist/package.json || npm install --prefix .cache/node --no-audit --no-fund --omit=optional pdfjs-dist@5.6.205
+
+bench: bench-deps
+	$(VPY) bench/quality.py
+	$(VPY) bench/glyphs.py
+	$(VPY) bench/speed.py
 
 clean:
 	rm -rf $(VENV) dist build *.egg-info

@@ -150,7 +150,9 @@ def smallest_pdf(corpora: list[tuple[str, Path]]) -> Path:
 
 
 def find_pdfjs() -> Path | None:
-    candidates = [os.environ.get("PDFJS_DIST"), REPO / "node_modules" / "pdfjs-dist",
+    # .cache/node: pdfjs-dist 5.x for Node 20 (`npm install --prefix .cache/node pdfjs-dist@5.6.205`, as in the baseline)
+    candidates = [os.environ.get("PDFJS_DIST"), REPO / ".cache" / "node" / "node_modules" / "pdfjs-dist",
+                  REPO / "node_modules" / "pdfjs-dist",
                   SHARED / ".cache" / "node" / "node_modules" / "pdfjs-dist"]
     for candidate in candidates:
         if candidate and (Path(candidate) / "legacy" / "build" / "pdf.mjs").is_file():
