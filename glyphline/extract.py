@@ -141,6 +141,10 @@ def extract_text(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, m
             on_progress(done, len(numbers))
     analysed = _with_document_stats(document, analysed)
     vocabulary = _vocabulary([layout for layout, _, _ in analysed], mode, dehyphenate)
+    if vocabulary is not None:
+        from .output.text import join_across_pages
+
+        join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
     results = [_render(layout, warnings, rotation, mode, vocabulary, dehyphenate)
                for layout, warnings, rotation in analysed]
     scan = scan_report(results)

@@ -1,9 +1,10 @@
 """Reading order and paragraphs: columns, tables, sidebars, headers, lists, vertical text."""
 from __future__ import annotations
 
-from test_layout_support import PAGE_H, PAGE_W, blocks, paragraph, reflow, run
+from test_layout_support import (ADVANCE_EM, PAGE_H, PAGE_W, SIZE, SPACE_EM, blocks, glyph, paragraph, reflow,
+                                 run)
 
-from glyphline.glyph import VERTICAL
+from glyphline.glyph import VERTICAL, Glyph
 from glyphline.layout import analyze_page, collect_doc_stats
 from glyphline.output.text import render_page
 
@@ -156,3 +157,248 @@ def test_analysis_is_a_pure_function_of_its_input():
     glyphs = column("L", 72, 100) + column("R", 320, 100)
     first = reflow(glyphs)
     assert reflow(list(glyphs)) == first == reflow(glyphs)
+
+
+# --- reading-order patterns from real documents ----------------------------------------------
+
+def test_lone_space_glyphs_at_the_margin_do_not_make_columns():
+    # producers paint an empty paragraph or a tab as one space glyph at the margin; beside a
+    # paragraph's lines they would fake a gutter and a grid (each line its own row)
+    lines = [f"an indented quotation runs over several lines {i}" for i in range(5)]
+    spacers = [glyph(" ", 71, 100 + 12 * i) for i in range(3)]
+    assert blocks(spacers + paragraph(lines, 100, 100)) == [" ".join(lines)]
+
+
+def test_running_title_across_from_the_page_number_is_one_header_line():
+    header = run("9", 90, 32, size=9) + run("1.2. METRIC SPACES", 430, 32, size=9)
+    body = paragraph([f"line {i} of the body text that fills the measure" for i in range(5)], 90, 56)
+    layout = analyze_page(header + body, PAGE_W, PAGE_H, 1)
+    assert layout.blocks[0].role == "header"
+    assert render_page(layout, "reflow").split("\n\n")[0] == "9 1.2. METRIC SPACES"
+
+
+def test_table_with_long_row_labels_and_short_number_cells_reads_row_by_row():
+    # both sides carry long rows (a long label; three cells under a spanning heading), but the
+    # number side is a grid
+    rows = [("Pollutant name and group", "to air", "to water", "to land"),
+            ("Arsenic and compounds (as As)", "100 million", "2 000", "1 500"),
+            ("Cadmium and compounds (as Cd)", "10 000", "5 000", "5 500"),
+            ("Chromium and compounds (as Cr)", "100 000", "50 000", "50 500")]
+    glyphs = run("THRESHOLD FOR RELEASES OF POLLUTANTS", 290, 88, size=8)  # spans the numbers
+    for i, cells in enumerate(rows):
+        for x, text in zip((72, 260, 340, 420), cells):
+            glyphs += run(text, x, 100 + 12 * i, size=8)
+    assert blocks(glyphs) == ["THRESHOLD FOR RELEASES OF POLLUTANTS"] + [" ".join(cells) for cells in rows]
+
+
+def test_justified_word_gaps_that_line_up_are_not_a_table():
+    # loose justified lines of a narrow column: every gap of a line equally wide (about 1-2 em),
+    # and by chance the gaps of consecutive lines share a free strip
+    lines = [["Im", "Frühjahr", "2021", "beschloss", "der"],
+             ["Gemeinderat,", "die", "alte", "Weberei", "in", "ein"],
+             ["Kulturzentrum", "umzubauen.", "Die", "Kosten", "von"]]
+    width = 216.0
+    glyphs = run("neue Parkordnung.", 72, 88)
+    for i, words in enumerate(lines):
+        ink = sum(len(w) * ADVANCE_EM * SIZE for w in words)
+        gap = (width - ink) / (len(words) - 1)
+        x = 72.0
+        for w in words:
+            glyphs += run(w, x, 100 + 12 * i)
+            x += len(w) * ADVANCE_EM * SIZE + gap
+    text = " ".join(" ".join(w) for w in lines)
+    assert blocks(glyphs) == ["neue Parkordnung. " + text]
+
+
+def test_hanging_bullets_drawn_apart_stay_with_their_lines():
+    glyphs = run("•", 89, 100) + run("the facility falls under at least one of the", 107, 100)
+    glyphs += run("activities of the regulation", 107, 112)
+    glyphs += run("•", 89, 124) + run("the facility has a capacity exceeding at least", 107, 124)
+    glyphs += run("one of the thresholds", 107, 136)
+    glyphs += run("•", 89, 148) + run("the facility releases pollutants", 107, 148)
+    assert blocks(glyphs) == [
+        "• the facility falls under at least one of the activities of the regulation",
+        "• the facility has a capacity exceeding at least one of the thresholds",
+        "• the facility releases pollutants"]
+
+
+def test_centred_heading_is_its_own_block_before_an_indented_paragraph():
+    body = [f"words of the body text that fill the measure {i}" for i in range(4)]
+    text = paragraph(body, 72, 112, indent=20)
+    right = max(g.end_x for g in text)
+    heading = run("I", (72 + right) / 2 - ADVANCE_EM * SIZE / 2, 100)   # centred over the measure
+    glyphs = paragraph(["end of the previous paragraph here."], 72, 88) + heading + text
+    assert blocks(glyphs) == ["end of the previous paragraph here.", "I", " ".join(body)]
+
+
+def test_dash_after_a_full_line_continues_the_sentence():
+    glyphs = paragraph(["Ein einziger Fachbegriff fuer alle Teile",
+                        "– etwa Drehmoment – kann drei Dinge",
+                        "bedeuten."], 72, 100)
+    glyphs += run("– Zweitens eine Liste.", 72, 136)
+    # the second line fills the measure too; only the first one runs on without a stop
+    assert blocks(glyphs)[0].startswith("Ein einziger Fachbegriff fuer alle Teile – etwa")
+
+
+def test_display_lines_in_a_font_with_a_very_tall_box_stay_apart():
+    # a FontBBox of 1.7 em: half a box would swallow the next line 0.75 em below
+    def tall(text, x, y):
+        out = []
+        for i, ch in enumerate(text):
+            gx = x + i * 24.0
+            out.append(Glyph(ch, gx, y, gx + 24.0, y, 24.0, 1.0, 0.0, 81.7, 16.0, 48.0, "Caslon"))
+        return out
+    glyphs = tall("First", 280, 281) + tall("among", 260, 317) + tall("Equals", 250, 359)
+    assert reflow(glyphs).replace("\n\n", " ") == "First among Equals"
+
+
+def test_display_equation_rows_a_fraction_of_a_line_apart_read_in_drawing_order():
+    # σ = (λ 0 / 0 λ⁻¹): the matrix rows sit 0.6 em above and below the equation's baseline;
+    # the producer draws "σ =" first, then the matrix row by row
+    before = paragraph(["so the matrix of the map is"], 72, 370)
+    equation = run("σ =", 150, 400) + run("λ   0", 180, 393.5) + run("0   μ", 180, 406.5)
+    after = paragraph(["which is diagonal."], 72, 430)
+    assert blocks(before + equation + after) == [
+        "so the matrix of the map is", "σ = λ 0 0 μ", "which is diagonal."]
+
+
+def test_footnote_number_raised_above_its_line_opens_the_footnote():
+    body = paragraph([f"body text line {i} that fills the page" for i in range(3)], 72, 600, size=12,
+                     pitch=28)
+    number = run("1", 108, 663.6, size=7)
+    note = run("In the matter of Rambus, opinion of", 144, 668.4, size=9)
+    note += run("the Commission, available online.", 72, 680.2, size=9)
+    out = blocks(body + note + number)
+    assert out[-1] == "1 In the matter of Rambus, opinion of the Commission, available online."
+
+
+def test_scattered_figure_labels_keep_their_drawing_order():
+    # a plot's labels: no reading order of their own; the producer's order groups them (axis by axis)
+    prose = paragraph(["The plot below shows the curve."], 72, 100)
+    labels = run("x", 300, 260) + run("y", 120, 150) + run("3", 110, 170) + run("2", 110, 200) \
+        + run("1", 110, 230)
+    caption = paragraph(["Figure 1: The curve."], 72, 290)
+    assert reflow(prose + labels + caption).replace("\n\n", " ") == (
+        "The plot below shows the curve. x y 3 2 1 Figure 1: The curve.")
+
+
+def _stacked_column(text: str, x: float, y: float, size: float = 14.0):
+    """Chromium's vertical CJK: upright glyphs placed one below the other."""
+    return [g for i, ch in enumerate(text) for g in run(ch, x, y + size * i, size=size)]
+
+
+def test_vertical_page_with_few_columns_uses_its_own_column_pitch():
+    # two paragraphs of two columns each: columns 25 pt (1.8 em) apart, paragraphs 36.5 pt;
+    # too few steps for statistics, but the repeated 25 pt step is the pitch (not 1.2 em)
+    full = "駅前の小さな本屋は朝九時に店を開ける"
+    glyphs = (_stacked_column(full, 500, 60) + _stacked_column("掃除する。", 475, 60)
+              + _stacked_column(full, 438.5, 60) + _stacked_column("屋台を回る。", 413.5, 60))
+    assert blocks(glyphs) == [full + "掃除する。", full + "屋台を回る。"]
+
+
+def test_short_final_column_of_two_glyphs_stays_vertical():
+    first, second = "冬の山道は暗くなる天気予報を確認しておくと安心", "地図と懐中電灯を持ち出発の前に天気予報を確認"
+    glyphs = _stacked_column(first, 500, 60) + _stacked_column(second, 475, 60) \
+        + _stacked_column("だ。", 450, 60)
+    assert reflow(glyphs) == first + second + "だ。"
+
+
+def test_cjk_paragraphs_of_one_column_each_are_separate_blocks():
+    # every line of a CJK paragraph fills the measure but the last: a short column ending in 。
+    # closes its paragraph even when each paragraph is a single column
+    cols = ["冬の山道は思ったより早く暗くなる。", "この町の祭りは毎年八月の第一土曜日に行われる。",
+            "駅前の小さな本屋は朝九時に店を開ける。店主は毎朝掃除する。"]
+    glyphs = []
+    for i, text in enumerate(cols):
+        glyphs += run(text, 500 - 25 * i, 40, size=10.5, dx=0.0, dy=1.0, flags=VERTICAL)
+    assert blocks(glyphs) == cols
+
+
+def test_horizontal_one_line_paragraphs_with_a_repeated_step_stay_apart():
+    # three one-line paragraphs 1.8 em apart: the repeated step is paragraph spacing, not a
+    # pitch (only vertical columns trust a repeated step)
+    lines = ["The market opens early.", "In the evening it rains.", "New shops opened."]
+    glyphs = []
+    for i, text in enumerate(lines):
+        glyphs += run(text, 72, 100 + 25.5 * i + (0.8 if i == 2 else 0), size=14)
+    assert blocks(glyphs) == lines
+
+
+def _rtl_line(text: str, right: float, y: float):
+    """A right-to-left line in logical order, painted in visual order flush with `right`."""
+    visual = text[::-1]
+    width = sum(SPACE_EM * SIZE if ch == " " else ADVANCE_EM * SIZE for ch in visual)
+    return run(visual, right - width, y)
+
+
+def test_right_to_left_paragraphs_are_judged_from_the_right_edge():
+    # a short last line of a Hebrew paragraph sits at the right edge; its free left end is not
+    # an indent
+    full = "השוק הישן נפתח מוקדם בבוקר והמוכרים מסדרים את"
+    glyphs = (_rtl_line(full, 544, 100) + _rtl_line("הירקות.", 544, 112)
+              + _rtl_line(full, 544, 136) + _rtl_line("הירקות.", 544, 148))
+    assert blocks(glyphs) == [full + " הירקות."] * 2
+
+
+def test_superscripts_that_push_lines_apart_do_not_open_a_paragraph():
+    # browsers grow the box of a line that holds a superscript, so the step up to it grows too
+    glyphs = run("The flask held a quarter litre of water on the", 51, 100, size=11)
+    second = run("second day, 250 cm", 51, 117, size=11)
+    cube = run("3", max(g.end_x for g in second), 111, size=7)          # cm³, raised 6 pt
+    glyphs += second + cube + run("of it remained in the", max(g.end_x for g in cube) + 3.3, 117, size=11)
+    glyphs += paragraph(["flask, as the model predicted."], 51, 132, size=11)
+    glyphs += paragraph(["Another paragraph starts after a real gap", "and has a second line."],
+                        51, 160, size=11, pitch=15)
+    out = blocks(glyphs)
+    assert len(out) == 2 and "250 cm3 of it remained" in out[0]
+
+
+def test_one_larger_word_does_not_make_a_line_a_heading():
+    glyphs = paragraph(["Some words switch fonts in the middle of a line and", "an acronym such as"], 51, 100,
+                       size=11, pitch=15)
+    glyphs += run("NATO", 51 + 19 * 5.5, 115, size=14)
+    glyphs += run("is still one word in the same paragraph.", 51, 130, size=11)
+    assert len(blocks(glyphs)) == 1
+
+
+def test_third_column_is_a_column_when_a_title_blocks_the_first_gutter():
+    # the title spans columns 1 and 2 only, so the first cut finds one gutter: columns 1+2 | 3.
+    # Column 3 is as wide as each of the others: a column, not a sidebar, and the paragraph
+    # running into it from column 2 goes on
+    title = run("A title over the first two columns", 72, 80, size=14, font="Bold")
+    col = ["word " * 5 + f"line {i}" for i in range(8)]
+    c1 = paragraph(col, 72, 100)
+    c2 = paragraph(col[:7] + ["and the sentence runs on"], 230, 100)
+    c3 = paragraph(["into the third column and", "ends here."], 388, 100)
+    text = reflow(title + c1 + c2 + c3)
+    assert text.endswith("and the sentence runs on into the third column and ends here.")
+
+
+def test_last_line_of_a_paragraph_above_a_table_stays_with_its_paragraph():
+    prose = paragraph(["A paragraph of ordinary prose above the table that is long enough,",
+                       "and ends short."], 72, 100)
+    rows = []
+    for i, (a, b, c) in enumerate([("Item", "Qty", "Price"), ("Apples", "12", "3.40"),
+                                   ("Pears", "7", "2.10"), ("Plums", "30", "5.00")]):
+        y = 124 + 12 * i
+        rows += run(a, 72, y) + run(b, 200, y) + run(c, 300, y)
+    assert blocks(prose + rows) == [
+        "A paragraph of ordinary prose above the table that is long enough, and ends short.",
+        "Item Qty Price", "Apples 12 3.40", "Pears 7 2.10", "Plums 30 5.00"]
+
+
+def test_column_cut_by_a_sidebar_band_keeps_its_paragraph_whole():
+    # a margin note beside the middle of a paragraph: the band it makes starts inside the
+    # paragraph, whose lines above and beside the note are still one block
+    lines = [f"line {i} of a paragraph that runs beside a margin note here" for i in range(6)]
+    note = paragraph(["a note in", "the margin", "of the page"], 420, 124, size=8, pitch=10)
+    assert blocks(paragraph(lines, 72, 100) + note) == [" ".join(lines), "a note in the margin of the page"]
+
+
+def test_heading_at_the_top_of_the_text_is_not_a_running_header():
+    # a running header stands apart from the text; a heading right above its paragraph does not
+    header = run("9 1.2. METRIC SPACES", 90, 32, size=9)
+    heading = run("Example 11", 90, 62, font="Bold")
+    body = paragraph([f"line {i} of the body text that fills the measure" for i in range(4)], 90, 74)
+    layout = analyze_page(header + heading + body, PAGE_W, PAGE_H, 1)
+    assert [b.role for b in layout.blocks] == ["header", "body", "body"]

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import pytest
-from test_layout_support import paragraph, reflow
+from test_layout_support import paragraph, reflow, run
 
 from glyphline.layout import analyze_page
 from glyphline.layout.hyphenation import Vocabulary, join_broken, join_lines
-from glyphline.output.text import build_vocabulary, render_page
+from glyphline.output.text import build_vocabulary, join_across_pages, render_page
 
 
 @pytest.mark.parametrize("first, second, joined", [
@@ -80,3 +80,49 @@ def test_reflow_end_to_end_from_glyphs():
 def test_unknown_mode_is_refused():
     with pytest.raises(ValueError):
         render_page(analyze_page([], 612, 792, 1), "poetry")
+
+
+def _two_pages(first_lines, second_lines, number_gap=1):
+    header = run("Running Head", 250, 30, size=8)
+    page1 = analyze_page(header + paragraph(first_lines, 72, 100) + run("1", 300, 760, size=8),
+                         612, 792, 1)
+    page2 = analyze_page(header + paragraph(second_lines, 72, 100) + run("2", 300, 760, size=8),
+                         612, 792, 1 + number_gap)
+    return page1, page2
+
+
+def test_word_hyphenated_across_a_page_break_is_joined_on_the_first_page():
+    page1, page2 = _two_pages(["The last line of the page is en-"], ["code the data, says the next page."])
+    vocabulary = build_vocabulary([page1, page2])
+    join_across_pages([page1, page2], vocabulary)
+    assert render_page(page1, "reflow", vocabulary) == (
+        "Running Head\n\nThe last line of the page is encode\n\n1")
+    assert render_page(page2, "reflow", vocabulary) == (
+        "Running Head\n\nthe data, says the next page.\n\n2")
+
+
+def test_pages_that_do_not_follow_each_other_are_not_joined():
+    page1, page3 = _two_pages(["The page ends in en-"], ["code on a later page."], number_gap=2)
+    join_across_pages([page1, page3], Vocabulary())
+    assert render_page(page1, "reflow", Vocabulary()).endswith("The page ends in en-\n\n1")
+
+
+def test_extract_text_joins_across_the_page_break_and_keeps_the_form_feed():
+    from pdfbuilder import PdfBuilder
+
+    from glyphline import extract_text
+
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 12 Tf 72 700 Td (The first page ends with en-) Tj ET", fonts={"F1": font})
+    b.page(b"BT /F1 12 Tf 72 700 Td (code on the second page.) Tj ET", fonts={"F1": font})
+    text = extract_text(b.build()).text
+    assert text == "The first page ends with encode\fon the second page.\n"
+    assert extract_text(b.build(), dehyphenate=False).text.startswith("The first page ends with en-\f")
+
+
+def test_break_after_a_whole_part_of_a_compound_keeps_the_hyphen():
+    vocabulary = Vocabulary()
+    vocabulary.add_line("the art of the laboratory was contained".split())
+    assert join_broken("state-of-the-", "art", vocabulary) == "state-of-the-art"
+    assert join_broken("self-con-", "tained", vocabulary) == "self-contained"     # "con" is no word

@@ -96,3 +96,26 @@ def test_empty_page_gives_an_empty_layout():
 def test_vertical_flag_glyphs_are_not_lost():
     g = run("縦書き", 300, 100, dx=0.0, dy=1.0, flags=VERTICAL)
     assert reflow(g) == "縦書き"
+
+
+def test_arabic_and_vertical_presentation_forms_fold_to_plain_text():
+    # ﻣﺮﺣﺒﺎ drawn with positional forms; ︒ and ︵︶ are vertical punctuation forms
+    g = [glyph(ch, 10 + 5 * i, 10) for i, ch in enumerate("\ufee3\ufeae\ufea3\ufe92\ufe8e")]
+    assert "".join(x.text for x in clean_glyph_text(g)) == "مرحبا"
+    v = [glyph("\ufe12", 10, 10), glyph("\ufe35", 15, 10), glyph("\ufefb", 20, 10)]
+    assert [x.text for x in clean_glyph_text(v)] == ["。", "(", "لا"]
+
+
+def test_spacing_accent_drawn_over_a_letter_becomes_a_combining_mark():
+    # TeX draws \tilde{H} and \'e as the letter plus a separate accent glyph centred over it
+    h = glyph("H", 100, 50)
+    tilde = glyph("\u02dc", 101, 48)
+    e = glyph("e", 106, 50)
+    acute = glyph("\u00b4", 106.5, 50)
+    rest = run("t", 111, 50)
+    assert reflow([h, tilde, e, acute] + rest) == "H\u0303\u00e9t"
+
+
+def test_accent_beside_a_letter_stays_a_character():
+    # a spacing accent that merely follows a word is text of its own
+    assert reflow(run("caf", 100, 50) + [glyph("\u00b4", 115.5, 50)]) == "caf\u00b4"

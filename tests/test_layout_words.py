@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from test_layout_support import SIZE, glyph, reflow, run
+from test_layout_support import SIZE, blocks, glyph, paragraph, reflow, run
 
 from glyphline.glyph import Glyph
 from glyphline.layout import analyze_page
@@ -114,3 +114,30 @@ def test_word_boxes_cover_their_glyphs():
     word = layout.blocks[0].lines[0].words[0]
     assert word.x0 == 72 and abs(word.x1 - (72 + 3 * 0.5 * SIZE)) < 1e-9
     assert word.y0 < 100 < word.y1
+
+
+def test_footnote_number_set_flush_at_the_page_bottom_is_cut_from_its_text():
+    # LibreOffice sets "1The letters…" in the footnote size, number and text on one baseline
+    body = paragraph([f"Body text line {i} about the archive and its boxes." for i in range(4)],
+                     62, 100, size=11, pitch=15.8)
+    notes = run("1The letters are held in the county archive.", 62, 783, size=9)
+    notes += run("2A replacement belt was fitted in 1987.", 62, 797, size=9)
+    out = blocks(body + notes)
+    assert out[-2:] == ["1 The letters are held in the county archive.",
+                        "2 A replacement belt was fitted in 1987."]
+
+
+def test_number_glued_to_a_capital_in_body_text_stays_one_word():
+    # the same pattern in body-size text is a word of its own ("3D"), not a footnote
+    body = paragraph(["We printed the 3D model and", "the 2Pac poster last week."], 62, 100, size=11)
+    assert reflow(body) == "We printed the 3D model and the 2Pac poster last week."
+
+
+def test_tightened_line_measures_word_gaps_from_its_own_letter_gap():
+    # Word squeezes a line with a negative Tc: every letter gap is -0.17 pt and the word gaps
+    # shrink to 1.58 pt, just under the plain threshold (0.14 × the 12 pt box); measured from
+    # the line's letter gap they are still clearly word gaps
+    glyphs = run("medical history of diabetes and more", 72, 100, size=10,
+                 tracking_em=-0.017, space_em=0.175)
+    assert 0.175 * 10 - 0.17 < WORD_GAP_RATIO * 12.0 < 0.175 * 10   # below the plain threshold
+    assert reflow(glyphs) == "medical history of diabetes and more"

@@ -4,19 +4,21 @@
 
 `analyze_page` is a pure function of the glyphs and the page size (plus optional document
 statistics for pages with too few lines of their own). Dehyphenation belongs to the reflow
-output (glyphline.output.text), which sees the whole block.
+output (glyphline.output.text), which sees the whole block and, across a page break, the
+next page.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from ..glyph import Glyph
+from ..glyph import VERTICAL, Glyph
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
 from .model import Block, Line, PageLayout, Word
-from .paragraphs import (INDENT_EM, SIZE_CHANGE_RATIO, PitchTable, line_pitch, line_pitches,
-                         split_paragraphs)
+from .paragraphs import (INDENT_EM, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
+                         line_pitches, split_paragraphs)
 
 __all__ = ["analyze_page", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
 
@@ -27,6 +29,18 @@ FOOTER_ZONE = 0.12
 # A running header or footer is short: at most this many words on one line.
 RUNNING_MAX_WORDS = 12
 
+# ... and set apart from the text by more white space than this many of its font sizes (the
+# text's own lines and a heading over its paragraph are closer).
+RUNNING_GAP_EM = 1.0
+
+
+# A footnote whose number is set flush against its text, in the footnote's own size ("1The
+# letters are…"): a number of at most three digits glued to a capitalised word, on a line in
+# smaller type than the page's body text and below all of it. Such a line opens a footnote.
+FLUSH_FOOTNOTE = re.compile(r"^(\d{1,3})(?=[A-Z](?:[a-z]|$))")
+
+# Characters that do not count as text on the page (scan detection counts the others).
+WHITESPACE = " \t\n\r\x0b\x0c\u00a0\u2002\u2003\u2009\u3000"
 
 # A line ending in one of these closes its paragraph; anything else may run on to the next column.
 SENTENCE_END = frozenset(".!?:;…\"”»)]")
@@ -64,22 +78,33 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order."""
     layout = PageLayout(number=number, width=width, height=height)
     cleaned = clean_glyph_text(glyphs)
-    layout.char_count = sum(len(g.text) for g in cleaned if not g.text.isspace())
+    text = "".join([g.text for g in cleaned])
+    layout.char_count = len(text) - sum(text.count(ch) for ch in WHITESPACE)
     if not cleaned:
         return layout
     by_direction: dict[int, list[Segment]] = {}
     for seg in build_segments(cleaned):
+        if _blank(seg):
+            continue  # a lone space glyph carries no text, but it would fake a column edge
         by_direction.setdefault(seg.direction, []).append(seg)
     main = max(by_direction, key=lambda k: (sum(len(s.glyphs) for s in by_direction[k]), k == HORIZONTAL))
     main_flows = reading_order(by_direction[main])
     other_flows = [reading_order(by_direction[k]) for k in sorted(by_direction) if k != main]
 
+    if main == HORIZONTAL:
+        _split_flush_footnote_numbers(main_flows)
     page_steps = line_pitches([f.lines for f in main_flows])
     for flows in other_flows:
         for key, values in line_pitches([f.lines for f in flows]).items():
             page_steps.setdefault(key, []).extend(values)
     layout.line_pitches = page_steps
-    pitches = PitchTable(page_steps, doc_stats.pitch_by_size if doc_stats else None)
+    # vertical CJK sets its columns 1.5–2.5 em apart: a step that repeats there is the pitch
+    vertical: dict[int, list[float]] = {}
+    for flows in [main_flows] + other_flows:
+        if flows and flows[0].lines and flows[0].lines[0].glyphs[0].flags & VERTICAL:
+            for key, values in line_pitches([f.lines for f in flows]).items():
+                vertical.setdefault(key, []).extend(values)
+    pitches = PitchTable(page_steps, doc_stats.pitch_by_size if doc_stats else None, vertical)
 
     body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body")
     sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar")
@@ -93,14 +118,58 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     return layout
 
 
+def _blank(seg: Segment) -> bool:
+    """Only whitespace glyphs (an empty paragraph or a tab drawn as a space)."""
+    for g in seg.glyphs:
+        if not g.text.isspace():
+            return False
+    return True
+
+
+def _split_flush_footnote_numbers(flows: list[Flow]) -> None:
+    """Cut "1The" into "1" "The" on footnote lines at the page bottom (see FLUSH_FOOTNOTE)."""
+    weight: dict[float, int] = {}
+    for flow in flows:
+        for line in flow.lines:
+            weight[line.size] = weight.get(line.size, 0) + len(line.glyphs)
+    if not weight:
+        return
+    body = max(weight, key=weight.get)
+    small = (1 - SIZE_CHANGE_RATIO) * body
+    body_bottom = max((line.v for flow in flows for line in flow.lines
+                       if abs(line.size - body) <= SIZE_CHANGE_RATIO * body), default=None)
+    if body_bottom is None:
+        return
+    for flow in flows:
+        for line in flow.lines:
+            if line.size >= small or line.v <= body_bottom or not line.words:
+                continue
+            first = line.words[0]
+            match = FLUSH_FOOTNOTE.match(first.text)
+            if match is None or line.glyphs[0].dy != 0.0:
+                continue
+            digits = len(match.group(1))
+            cut = line.glyphs[digits].x if digits < len(line.glyphs) else first.x1
+            number = Word(match.group(1), first.x0, first.y0, cut, first.y1, first.size,
+                          first.font, first.flags)
+            first.text = first.text[digits:]
+            first.x0 = cut
+            line.words.insert(0, number)
+            line.footnote_start = True
+
+
 def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
     paragraphs: list[list[TextLine]] = []
+    after_row = True   # no paragraph before the first flow to run on from
     for flow in flows:
         paras = split_paragraphs(flow.lines, pitches)
-        if paragraphs and paras and _continues(paragraphs[-1], paras[0], flow.lines):
+        if paragraphs and paras and not (after_row or flow.table_row) and (
+                _continues(paragraphs[-1], paras[0], flow.lines)
+                or continues_below(paragraphs[-1], paras[0], pitches)):
             paragraphs[-1] = paragraphs[-1] + paras[0]
             paras = paras[1:]
         paragraphs.extend(paras)
+        after_row = flow.table_row
     blocks: list[Block] = []
     for para in paragraphs:
         model_lines = [_model_line(t) for t in para if t.words]
@@ -141,17 +210,35 @@ def _model_line(t: TextLine) -> Line:
 
 
 def _mark_running(blocks: list[Block], page_height: float) -> None:
-    """Mark short one-line blocks in the top/bottom zones at the ends of the order."""
+    """Mark short one-line blocks in the top/bottom zones at the ends of the order, when
+    white space sets them apart from the text (a heading at the top of the text is not one)."""
     for block in blocks:
-        if block.y1 <= HEADER_ZONE * page_height and _short(block):
+        if (block.y1 <= HEADER_ZONE * page_height and _short(block)
+                and _space_below(block, blocks) > RUNNING_GAP_EM * _size(block)):
             block.role = "header"
         else:
             break
     for block in reversed(blocks):
-        if block.y0 >= (1 - FOOTER_ZONE) * page_height and _short(block):
+        if (block.y0 >= (1 - FOOTER_ZONE) * page_height and _short(block)
+                and _space_above(block, blocks) > RUNNING_GAP_EM * _size(block)):
             block.role = "footer"
         else:
             break
+
+
+def _size(block: Block) -> float:
+    return block.lines[0].words[0].size if block.lines[0].words else block.y1 - block.y0
+
+
+def _space_below(block: Block, blocks: list[Block]) -> float:
+    """White space between the block and the nearest block starting below it."""
+    tops = [b.y0 for b in blocks if b is not block and b.y0 >= block.y1]
+    return min(tops) - block.y1 if tops else float("inf")
+
+
+def _space_above(block: Block, blocks: list[Block]) -> float:
+    bottoms = [b.y1 for b in blocks if b is not block and b.y1 <= block.y0]
+    return block.y0 - max(bottoms) if bottoms else float("inf")
 
 
 def _short(block: Block) -> bool:

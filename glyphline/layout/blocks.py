@@ -1,26 +1,34 @@
 """Blocks and reading order: column bands found from whitespace that lines up, row by row.
 
 Reading order across columns. The segments (lines.py) of one writing direction are grouped
-into rows (shared baseline), top to bottom, in that direction's own frame (u along the lines,
-v across them). Each row leaves free strips between and beside its segments. A run of
-consecutive rows whose free strips intersect in a strip at least MIN_GUTTER_EM wide, with
-text on both sides, is a band with a gutter (justified word gaps do not line up row after
-row; column gutters do; a title or footnote that crosses the gutter ends the band). A band
-is read column by column when its parts are prose or do not sit in aligned rows; otherwise
-it is a table and reads row by row. Columns are analysed again (a table or sub-columns
-inside a column). Rows outside bands form one flow, in which segments sharing a baseline
-are one line (a justified line split at a wide gap, the cells of one row).
-Pure geometry: content-stream order never decides anything, and every step sorts and sweeps.
+into rows (shared baseline; baselines a fraction of a line apart, as in a displayed equation,
+make one row), top to bottom, in that direction's own frame (u along the lines, v across
+them). Each row leaves free strips between and beside its segments. A run of consecutive rows
+whose free strips intersect in a strip at least MIN_GUTTER_EM wide, with text on both sides,
+is a band with a gutter (a title or footnote that crosses the gutter ends the band). A band
+stands only when each part spans several rows, its first part is not a column of list
+bullets, and its gutters are not just the even word gaps of justified lines. It is read
+column by column when its parts are prose or do not sit in aligned rows; otherwise it is a
+table and reads row by row. Columns are analysed again (a table or sub-columns inside a
+column). Rows outside bands form one flow, in which segments sharing a baseline are one line
+(a justified line split at a wide gap, the cells of one row).
+
+Geometry decides, with two exceptions where geometry has no answer and the producer's drawing
+order is the only evidence: rows a fraction of a line apart (an equation with its matrix rows
+and limits, a raised footnote number) form one line read in drawing order, and a run of
+short label lines (a figure's scattered labels) keeps its drawing order.
 """
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 
 from ..glyph import Glyph
-from .lines import LINE_TOLERANCE, Segment
+from .lines import HORIZONTAL, LINE_TOLERANCE, Segment
 from .model import Word
-from .words import build_words, leading_mark
+from .scripts import is_rtl
+from .words import WORD_GAP_RATIO, build_words, leading_mark
 
 # A free strip at least this wide (in font sizes) shared by consecutive rows is a gutter.
 # Column gutters are about 1 em or more (LaTeX \\columnsep is 10 pt, next to 10–12 pt text);
@@ -35,21 +43,51 @@ MIN_BAND_ROWS = 3
 # between a running header and the text, or above a full-width section).
 BAND_MAX_GAP_EM = 2.0
 
-# Parts of a band are prose columns when their lines carry at least this many glyphs on
-# average (table cells and form labels are short).
+# Every part of a band (a column, a table column) spans at least this many rows: one line
+# beside the others (a running title across from the page number) is not a column.
+MIN_PART_ROWS = 2
+
+# Parts of a band are prose columns when the longest piece of their median row carries at
+# least this many glyphs (table cells and form labels are short; a justified line split at
+# wide gaps still keeps a long piece).
 MIN_PROSE_GLYPHS = 12
+
+# Justified lines stretch all their word gaps alike, and in loose text those gaps may line up
+# row after row like a gutter. A row whose gap at a gutter is just one of at least
+# JUSTIFIED_MIN_GAPS gaps all within JUSTIFIED_GAP_SPREAD of each other, none wider than
+# JUSTIFIED_MAX_GAP_EM, is such a line (table cells and columns stand further apart than the
+# words inside them). A band most of whose telling rows are such lines is no band.
+JUSTIFIED_MIN_GAPS = 2
+JUSTIFIED_GAP_SPREAD = 1.5
+JUSTIFIED_MAX_GAP_EM = 4.0
+
+# A list item's number or bullet, alone or as the first word of a line.
+LIST_MARKER = re.compile(
+    r"^(?:\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})[.)]|[•◦▪▫‣⁃∙·*–—-])$"
+)
 
 # Parts are table rows when at least this share of the segments in one part has a baseline
 # partner in the next part, in the same text size (a grid), unless both parts are prose.
 ROW_ALIGNED_SHARE = 0.6
 
-# A column narrower than this share of the band's widest column is a sidebar or margin note:
+# A column narrower than this share of the band's longest line is a sidebar or margin note:
 # it is read after the page's main text (the reader cannot place it inside the flow).
 SIDEBAR_MAX_SHARE = 0.5
 # ... or narrower than this share and set in another text size (a boxed float beside prose);
 # real columns of one layout share their width and size.
 SIDEBAR_STYLED_SHARE = 0.8
 SIDEBAR_SIZE_RATIO = 0.1
+
+# Two baseline rows closer than this many font sizes (of the smaller text) are not two lines:
+# line pitches are at least about 1 em, while an equation's matrix rows, fractions and limits,
+# or a footnote number raised above its text, sit a fraction of an em off the main baseline.
+SUB_LINE_STEP_EM = 0.7
+
+# A run of at least LABEL_MIN_LINES lines of at most LABEL_MAX_GLYPHS glyphs each (axis ticks,
+# node names, a plot's legend) is a figure's labels: prose lines are longer, and three short
+# lines in a row hardly occur in running text.
+LABEL_MAX_GLYPHS = 16
+LABEL_MIN_LINES = 3
 
 # Recursion bound (each level strictly shrinks the region; this only guards hostile pages).
 MAX_CUT_DEPTH = 64
@@ -73,6 +111,7 @@ class TextLine:
     fonts: frozenset
     order: int
     words: list[Word] = field(default_factory=list)
+    segs: list = field(default_factory=list)       # the segments the line was made of
     footnote_start: bool = False   # opens with a raised footnote number
 
     @property
@@ -86,17 +125,34 @@ class Flow:
 
     lines: list[TextLine]
     role: str = "body"     # body | sidebar
+    table_row: bool = False   # one row of a table: a block of its own, never run on
 
 
 def reading_order(segments: list[Segment]) -> list[Flow]:
     """Cut a page's segments (one writing direction) into flows of lines, in reading order."""
-    leaves: list[tuple[list[Segment], str]] = []
-    _cut(segments, 0, leaves, "body")
-    return [Flow(_leaf_lines(segs), role) for segs, role in leaves if segs]
+    leaves: list[tuple[list[Segment], str, bool]] = []
+    rtl = _right_to_left(segments)
+    _cut(segments, 0, leaves, "body", rtl)
+    return [Flow(_leaf_lines(segs, rtl), role, row) for segs, role, row in leaves if segs]
+
+
+def _right_to_left(segments: list[Segment]) -> bool:
+    """Is most of the text's lettering right-to-left (Hebrew, Arabic)? Such a page reads its
+    columns from the right and its mixed lines with a right-to-left base direction."""
+    rtl = other = 0
+    for seg in segments:
+        for g in seg.glyphs:
+            ch = g.text[0]
+            if ch >= "\u0590" and is_rtl(ch):
+                rtl += 1
+            elif ch.isalpha():
+                other += 1
+    return rtl > other
 
 
 def _rows(segs: list[Segment]) -> list[list[Segment]]:
-    """Segments grouped by shared baseline, top to bottom (the first segment is the reference)."""
+    """Segments grouped by shared baseline, top to bottom (the first segment is the reference);
+    baselines a fraction of a line apart (an equation's rows) make one row."""
     rows: list[list[Segment]] = []
     ref = None
     for s in sorted(segs, key=lambda s: s.v):
@@ -105,7 +161,17 @@ def _rows(segs: list[Segment]) -> list[list[Segment]]:
         else:
             rows.append([s])
             ref = s
-    return rows
+    if len(rows) < 2:
+        return rows
+    merged = [rows[0]]
+    last = rows[0]
+    for row in rows[1:]:
+        if _sub_line_step(last, row):
+            merged[-1].extend(row)
+        else:
+            merged.append(row)
+        last = row
+    return merged
 
 
 def _free(row: list[Segment]) -> list[tuple[float, float]]:
@@ -141,10 +207,10 @@ def _interior(free, lo: float, hi: float) -> list[tuple[float, float]]:
     return [(a, b) for a, b in free if a > lo and b < hi]
 
 
-def _cut(segs: list[Segment], depth: int, out: list, role: str) -> None:
+def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = False) -> None:
     rows = _rows(segs)
     if depth > MAX_CUT_DEPTH or len(rows) < 2:
-        out.append((segs, role))
+        out.append((segs, role, False))
         return
     size = _median_size(segs)
     min_gutter = MIN_GUTTER_EM * size
@@ -170,17 +236,18 @@ def _cut(segs: list[Segment], depth: int, out: list, role: str) -> None:
                 break
             free, lo, hi, gutters = nfree, nlo, nhi, inner
             j += 1
-        if gutters and _take_band(rows[i:j], gutters, depth, out, pending, role):
+        if gutters and _take_band(rows[i:j], gutters, depth, out, pending, role, rtl):
             pending = []
             i = j
         else:
             pending.extend(rows[i])
             i += 1
     if pending:
-        out.append((pending, role))
+        out.append((pending, role, False))
 
 
-def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, role) -> bool:
+def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, role,
+               rtl: bool = False) -> bool:
     """Emit a band as columns or as table rows; False when it is neither (chance alignment)."""
     parts: list[list[Segment]] = [[] for _ in range(len(gutters) + 1)]
     edges = [g[0] for g in gutters]
@@ -192,25 +259,49 @@ def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, rol
         return False
     if len(rows) < MIN_BAND_ROWS:
         return False
+    if any(len(_rows(p)) < MIN_PART_ROWS for p in parts):
+        return False
+    if _markers_only(parts[0]):
+        return False  # hanging bullets or numbers: they belong to their lines, not a column
+    if _justified_rows(rows, gutters):
+        return False  # justified word gaps that happen to line up
     prose = [_is_prose(p) for p in parts]
     table = any(not (pl and pr) and _rows_aligned(left, right)
                 for left, right, pl, pr in zip(parts, parts[1:], prose, prose[1:]))
+    if table:
+        # a table's rows fill several cells; leading rows in one cell only are the text above
+        # it (the short last line of a paragraph leaves the table's gutters free)
+        lead = 0
+        while len(rows) - lead > MIN_BAND_ROWS and _one_cell(rows[lead], edges):
+            lead += 1
+        pending = pending + [s for row in rows[:lead] for s in row]
+        rows = rows[lead:]
     if pending:
-        out.append((pending, role))
+        out.append((pending, role, False))
     if table:
         for row in rows:
-            out.append((list(row), role))
+            out.append((list(row), role, True))
         return True
+    # a part is narrow against the band's longest line (not its widest part: one part may
+    # hold two columns of its own when a title blocked their gutter)
     widths = [max(s.u1 for s in p) - min(s.u0 for s in p) for p in parts]
-    widest = max(widths)
-    main_size = _median_size(parts[widths.index(widest)])
-    for part, width in zip(parts, widths):
+    longest = [max(s.u1 - s.u0 for s in p) for p in parts]
+    widest = max(longest)
+    main_size = _median_size(parts[longest.index(widest)])
+    columns = list(zip(parts, widths))
+    for part, width in (reversed(columns) if rtl else columns):   # right to left on RTL pages
         size = _median_size(part)
         narrow = width < SIDEBAR_MAX_SHARE * widest or (
             width < SIDEBAR_STYLED_SHARE * widest
             and abs(size - main_size) > SIDEBAR_SIZE_RATIO * main_size)
-        _cut(part, depth + 1, out, "sidebar" if narrow else role)
+        _cut(part, depth + 1, out, "sidebar" if narrow else role, rtl)
     return True
+
+
+def _one_cell(row: list[Segment], edges: list[float]) -> bool:
+    """Does the whole row lie between two gutters (in one part of the band)?"""
+    parts = {bisect.bisect_right(edges, (s.u0 + s.u1) / 2) for s in row}
+    return len(parts) == 1
 
 
 def _median_size(segs: list[Segment]) -> float:
@@ -219,8 +310,61 @@ def _median_size(segs: list[Segment]) -> float:
 
 
 def _is_prose(part: list[Segment]) -> bool:
-    """Long lines on average (a justified line split at wide gaps still counts as one)."""
-    return sum(len(s.glyphs) for s in part) >= MIN_PROSE_GLYPHS * len(_rows(part))
+    """Long lines, measured by the median row's longest piece: a row of table cells (a part
+    that is itself a grid) has only short pieces, and a spanning heading is one row of many."""
+    longest = sorted(max(len(s.glyphs) for s in row) for row in _rows(part))
+    return longest[len(longest) // 2] >= MIN_PROSE_GLYPHS
+
+
+def _markers_only(part: list[Segment]) -> bool:
+    """Is every piece of the part a list bullet or number (hanging markers beside their text)?"""
+    return all(LIST_MARKER.match(s.text.strip()) for s in part)
+
+
+def _justified_rows(rows: list[list[Segment]], gutters) -> bool:
+    """Are the gutters, in most rows that tell, just one more of the row's even word gaps?"""
+    telling = justified = 0
+    lows = [lo for lo, _ in gutters]   # gutters are disjoint and sorted along the line
+    for row in rows:
+        if len(row) < 2:
+            continue
+        gaps: list[float] = []
+        ordered = sorted(row, key=lambda s: s.u0)
+        for s in ordered:
+            _word_gaps(s, gaps)
+        at_gutter = False
+        for a, b in zip(ordered, ordered[1:]):
+            gaps.append(b.u0 - a.u1)
+            if not at_gutter:
+                k = bisect.bisect_left(lows, a.u1)   # the first gutter starting after a
+                at_gutter = k < len(lows) and gutters[k][1] <= b.u0
+        if not at_gutter or len(gaps) < JUSTIFIED_MIN_GAPS:
+            continue
+        telling += 1
+        narrowest = min(gaps)
+        widest = max(gaps)
+        size = max(s.size for s in row)
+        if narrowest > 0 and widest <= JUSTIFIED_GAP_SPREAD * narrowest \
+                and widest <= JUSTIFIED_MAX_GAP_EM * size:
+            justified += 1
+    return telling > 0 and 2 * justified > telling
+
+
+def _word_gaps(seg: Segment, out: list[float]) -> None:
+    """Append the gaps between the words inside a segment."""
+    prev_end = None
+    spaced = False
+    limit = WORD_GAP_RATIO * seg.height
+    for g, start, end in zip(seg.glyphs, seg.starts, seg.ends):
+        if g.text.isspace():
+            spaced = True
+            continue
+        if prev_end is not None:
+            gap = start - prev_end
+            if spaced or gap > limit:
+                out.append(gap)
+        prev_end = end
+        spaced = False
 
 
 def _rows_aligned(a: list[Segment], b: list[Segment]) -> bool:
@@ -241,8 +385,9 @@ def _rows_aligned(a: list[Segment], b: list[Segment]) -> bool:
     return hits >= ROW_ALIGNED_SHARE * len(small)
 
 
-def _leaf_lines(segs: list[Segment]) -> list[TextLine]:
-    """Join a flow's segments that share a baseline into lines, top to bottom."""
+def _leaf_lines(segs: list[Segment], rtl: bool = False) -> list[TextLine]:
+    """Join a flow's segments that share a baseline into lines, top to bottom; rows closer
+    than a line (display math, a raised footnote number) form one line in stream order."""
     by_v = sorted(segs, key=lambda s: s.v)
     groups: list[list[Segment]] = []
     for s in by_v:
@@ -253,10 +398,87 @@ def _leaf_lines(segs: list[Segment]) -> list[TextLine]:
                 last.append(s)
                 continue
         groups.append([s])
-    return [_make_line(g) for g in groups]
+    lines: list[TextLine] = []
+    i = 0
+    n = len(groups)
+    while i < n:
+        j = i + 1
+        while j < n and _sub_line_step(groups[j - 1], groups[j]):
+            j += 1
+        if j - i > 1:
+            lines.append(_make_cluster_line([s for g in groups[i:j] for s in g], rtl))
+        else:
+            lines.append(_make_line(groups[i], rtl))
+        i = j
+    if segs and segs[0].direction == HORIZONTAL and not segs[0].vertical:
+        return _labels_in_stream_order(lines)
+    return lines   # short vertical columns are text, read right to left by position
 
 
-def _make_line(group: list[Segment]) -> TextLine:
+def _labels_in_stream_order(lines: list[TextLine]) -> list[TextLine]:
+    """Runs of label lines (a figure's scattered short labels) keep their drawing order."""
+    out: list[TextLine] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        j = i
+        while j < n and len(lines[j].glyphs) <= LABEL_MAX_GLYPHS:
+            j += 1
+        if j - i >= LABEL_MIN_LINES:
+            segs = sorted((s for t in lines[i:j] for s in t.segs), key=lambda s: s.order)
+            out.extend(_make_line([s]) for s in segs)
+            i = j
+        else:
+            out.append(lines[i])
+            i += 1
+    return out
+
+
+def _sub_line_step(upper: list[Segment], lower: list[Segment]) -> bool:
+    """Are two baseline groups closer than any two lines of text can be?"""
+    size = min(max(s.size for s in upper), max(s.size for s in lower))
+    return lower[0].v - upper[0].v < SUB_LINE_STEP_EM * size
+
+
+def _text_size(glyphs: list[Glyph], largest: float) -> float:
+    """The size most of a line's glyphs are set in (one big word does not make a heading)."""
+    sizes = [g.size for g in glyphs]
+    if min(sizes) == largest:
+        return largest
+    counts: dict[float, int] = {}
+    for size in sizes:
+        counts[size] = counts.get(size, 0) + 1
+    return max(counts, key=counts.get)
+
+
+def _make_cluster_line(group: list[Segment], rtl: bool = False) -> TextLine:
+    """Rows a fraction of a line apart: the producer drew them as one line (an equation with
+    its matrix rows, fractions and limits); its drawing order is the reading order."""
+    group.sort(key=lambda s: s.order)
+    glyphs: list[Glyph] = []
+    starts: list[float] = []
+    ends: list[float] = []
+    words: list[Word] = []
+    for s in group:
+        glyphs.extend(s.glyphs)
+        starts.extend(s.starts)
+        ends.extend(s.ends)
+        words.extend(build_words(s.glyphs, s.starts, s.ends, base_rtl=rtl or None))
+    main = max(group, key=lambda s: (len(s.glyphs), s.height))
+    line = TextLine(
+        glyphs=glyphs, starts=starts, ends=ends,
+        u0=min(s.u0 for s in group), u1=max(s.u1 for s in group), v=main.v,
+        top=min(s.top for s in group), bottom=max(s.bottom for s in group),
+        size=main.size, fonts=frozenset(g.font for g in glyphs),
+        order=group[0].order,
+    )
+    line.words = words
+    line.footnote_start = leading_mark(glyphs) > 0
+    line.segs = list(group)
+    return line
+
+
+def _make_line(group: list[Segment], rtl: bool = False) -> TextLine:
     if len(group) > 1:
         group.sort(key=lambda s: s.u0)
     glyphs: list[Glyph] = []
@@ -271,9 +493,10 @@ def _make_line(group: list[Segment]) -> TextLine:
         glyphs=glyphs, starts=starts, ends=ends,
         u0=group[0].u0, u1=max(s.u1 for s in group), v=main.v,
         top=min(s.top for s in group), bottom=max(s.bottom for s in group),
-        size=main.size, fonts=frozenset(g.font for g in glyphs),
+        size=_text_size(glyphs, main.size), fonts=frozenset(g.font for g in glyphs),
         order=min(s.order for s in group),
     )
-    line.words = build_words(glyphs, starts, ends)
+    line.words = build_words(glyphs, starts, ends, base_rtl=rtl or None)
     line.footnote_start = leading_mark(glyphs) > 0
+    line.segs = list(group)
     return line

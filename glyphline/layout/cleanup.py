@@ -1,16 +1,22 @@
 """Cleanup: make each glyph's text what a reader sees, and drop painted-twice duplicates.
 
-Two passes, both linear:
+Three passes, all linear:
 - `clean_glyph_text` runs on the raw glyph list (stream order): expands typographic ligatures
-  from a safe list, removes zero-width and bidi control characters, and drops glyphs whose
-  text becomes empty. Soft hyphens stay: only the dehyphenation rule knows whether one at a
+  from a safe list, folds Arabic, Hebrew and vertical presentation forms to the letters and
+  punctuation they draw (scripts.py), removes zero-width and bidi control characters, and
+  drops glyphs whose text becomes empty. Soft hyphens stay: only the dehyphenation rule knows whether one at a
   line end matters; inside a word they are removed when the word is built (see words.py).
 - `drop_duplicates` runs on one line's glyphs once they are sorted along the line, where a
   fake-bold or drop-shadow copy sits right next to its original.
+- `attach_accents` then folds a spacing accent drawn over a letter (TeX's \\~H, \\^P, \\'e) into
+  that letter as a combining mark: one word "H̃", not "H˜" or "H ˜".
 """
 from __future__ import annotations
 
+import unicodedata
+
 from ..glyph import Glyph
+from .scripts import normalize_presentation_forms
 
 # U+FB00–FB06 only: full NFKC "converts too many things" (PDFBox); these are safe to expand.
 LIGATURES = {
@@ -39,11 +45,44 @@ SOFT_HYPHEN = "\u00ad"
 # fake-bold or shadow duplicate: poppler's dupMaxSecDelta; real neighbours are a full advance apart.
 DUPLICATE_MAX_DISTANCE_EM = 0.2
 
+# Spacing accents that fonts draw over a letter, and the combining marks they stand for.
+SPACING_ACCENTS = {
+    "\u02dc": "\u0303",   # small tilde
+    "\u02c6": "\u0302",   # circumflex
+    "\u00a8": "\u0308",   # diaeresis
+    "\u00b4": "\u0301",   # acute
+    "\u0060": "\u0300",   # grave
+    "\u02c7": "\u030c",   # caron
+    "\u00af": "\u0304",   # macron
+    "\u02d8": "\u0306",   # breve
+    "\u02d9": "\u0307",   # dot above
+    "\u02da": "\u030a",   # ring above
+    "\u02dd": "\u030b",   # double acute
+}
+
+# An accent sits on a letter when their extents along the line overlap by at least this share
+# of the accent's own width (accents are centred over their letter; a neighbour only touches).
+ACCENT_OVERLAP = 0.5
+
+# Accents sit on letters, digits and symbols (x̃, ∪̇), never on punctuation or spaces.
+ACCENT_BASES = frozenset("LNS")
+
+# Presentation forms (U+FB1D–FEFE: Hebrew and Arabic forms, vertical forms) are folded.
+_FORMS_LOW, _FORMS_HIGH = "\ufb1d", "\ufefe"
+
 _SPECIAL = frozenset(LIGATURES) | CONTROL_CHARS
 
 
 def _clean_text(text: str) -> str:
-    return "".join(LIGATURES.get(ch, ch) for ch in text if ch not in CONTROL_CHARS)
+    text = "".join(LIGATURES.get(ch, ch) for ch in text if ch not in CONTROL_CHARS)
+    return normalize_presentation_forms(text)
+
+
+def _has_forms(text: str) -> bool:
+    for ch in text:
+        if _FORMS_LOW <= ch <= _FORMS_HIGH:
+            return True
+    return False
 
 
 def clean_glyph_text(glyphs: list[Glyph]) -> list[Glyph]:
@@ -51,13 +90,14 @@ def clean_glyph_text(glyphs: list[Glyph]) -> list[Glyph]:
     out: list[Glyph] = []
     append = out.append
     special = _SPECIAL
+    low, high = _FORMS_LOW, _FORMS_HIGH
     for g in glyphs:
         text = g.text
         if len(text) == 1:
-            if text not in special:
+            if text not in special and not (low <= text <= high):
                 append(g)
                 continue
-        elif not any(ch in special for ch in text):
+        elif not any(ch in special for ch in text) and not _has_forms(text):
             if text:
                 append(g)
             continue
@@ -91,3 +131,23 @@ def drop_duplicates(glyphs: list[Glyph]) -> list[Glyph]:
         if not duplicate:
             kept.append(g)
     return kept
+
+
+def accent_mark(text: str) -> str | None:
+    """The combining mark a spacing-accent glyph stands for, or None."""
+    return SPACING_ACCENTS.get(text) if len(text) == 1 else None
+
+
+def on_letter(accent: Glyph, base: Glyph, accent_u: tuple[float, float],
+              base_u: tuple[float, float]) -> bool:
+    """Is the accent drawn over the base (their extents along the line overlap)?"""
+    if not base.text or unicodedata.category(base.text[-1])[0] not in ACCENT_BASES:
+        return False
+    width = accent_u[1] - accent_u[0]
+    overlap = min(accent_u[1], base_u[1]) - max(accent_u[0], base_u[0])
+    return width > 0 and overlap >= ACCENT_OVERLAP * width
+
+
+def with_mark(base: Glyph, mark: str) -> Glyph:
+    """The base letter carrying a combining mark (composed where Unicode has a precomposed form)."""
+    return _with_text(base, unicodedata.normalize("NFC", base.text + mark))

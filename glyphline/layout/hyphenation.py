@@ -5,7 +5,8 @@ At a line that ends in a hyphen (U+002D, U+2010) or a soft hyphen (U+00AD) after
 2. the document's own evidence decides next: if the compound (`well-known`) occurs unbroken
    elsewhere and the joined word does not, keep the hyphen; if the joined word occurs, join;
 3. a next word that is itself hyphenated continues a compound chain (`state-of-` `the-art`):
-   keep the hyphen;
+   keep the hyphen; so does a break after a whole part of a compound (`state-of-the-` `art`:
+   "the" is a word of the document, "theart" is not), while `self-con-` `tained` joins;
 4. otherwise the fixed rule: a lowercase letter next joins without the hyphen (`en-` `code`);
    a capital or a digit keeps the hyphen with no space (`Osei-` `Mensah`, `COVID-` `19`).
 """
@@ -82,6 +83,10 @@ def join_broken(first: str, second: str, vocabulary: Vocabulary | None) -> str:
             return stem + hyphen + second
         if has_joined:
             return joined
+        part = stem.rpartition("-")[2]
+        if part != stem and vocabulary.count(part) and not vocabulary.count(part + second):
+            return stem + hyphen + second   # `state-of-the-` `art`: the break is the compound's own
+
     if lead.islower():
         return stem + second
     return stem + hyphen + second

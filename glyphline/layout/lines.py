@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 
 from ..glyph import VERTICAL, Glyph
-from .cleanup import drop_duplicates
+from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
 
 # Half the larger glyph box height: the normal-distance rule of HotPDF and pdf.js; raised or
 # lowered text (about 0.3–0.4 em) stays on its line, the next line (>= 1 em away) does not.
@@ -42,12 +42,19 @@ DIRECTION_STEP_DEGREES = 1.0
 MIN_BOX_HEIGHT_EM = 0.4
 MAX_BOX_HEIGHT_EM = 3.0
 
+# The box height used as the text's unit is capped at this many font sizes: fonts with very
+# tall boxes (a FontBBox of 1.7 em, Noto Naskh Arabic, some CJK fonts) would otherwise let
+# half a box swallow the next line of display type, and hide word gaps (words.py).
+MAX_UNIT_EM = 1.25
+
 HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
 
 # Some producers (Chromium) draw vertical CJK as upright horizontal glyphs stacked one below
 # the other. At least this many CJK glyphs drawn in a row, each straight below the previous
 # one (x within STACK_ALIGN_EM, y stepping by STACK_STEP_EM of a size), form a vertical line.
 STACK_MIN_GLYPHS = 3
+# On a page that has such columns, a column's last two glyphs (a short final column) count too.
+STACK_SHORT_GLYPHS = 2
 STACK_ALIGN_EM = 0.1
 STACK_STEP_EM = (0.6, 1.6)
 
@@ -68,7 +75,7 @@ class Segment:
     top: float            # box extent across the line (top < bottom in reading order)
     bottom: float
     size: float           # largest font size on the segment
-    height: float         # largest glyph box height on the segment
+    height: float         # largest text unit (capped glyph box height) on the segment
     order: int            # content-stream index of its first-drawn glyph
     vertical: bool = False
 
@@ -84,6 +91,19 @@ def box_height(g: Glyph) -> float:
     if MIN_BOX_HEIGHT_EM * s <= h <= MAX_BOX_HEIGHT_EM * s:
         return h
     return s if s > 0 else max(h, 1e-3)
+
+
+def text_unit(g: Glyph) -> float:
+    """The glyph's size unit for line and word tolerances: its box height (as box_height),
+    capped at MAX_UNIT_EM font sizes. Inlined arithmetic: this runs for every glyph."""
+    h = g.height
+    s = g.size
+    if s > 0:
+        if h < MIN_BOX_HEIGHT_EM * s or h > MAX_BOX_HEIGHT_EM * s:
+            return s
+        cap = MAX_UNIT_EM * s
+        return cap if h > cap else h
+    return h if h > 1e-3 else 1e-3
 
 
 def direction_key(g: Glyph) -> int:
@@ -122,17 +142,20 @@ def build_segments(glyphs: list[Glyph]) -> list[Segment]:
     by_key: dict[int, list[_Run]] = {}
     for run in runs:
         by_key.setdefault(run.key, []).append(run)
+    accents = not SPACING_ACCENTS.keys().isdisjoint([g.text for g in glyphs])
     segments: list[Segment] = []
     for key, group in by_key.items():
         for merged in _merge_runs(group):
-            segments.extend(_finish(key, merged))
+            segments.extend(_finish(key, merged, accents))
     return segments
 
 
 def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
     """Turn runs of upright CJK glyphs stacked top to bottom into vertical-writing glyphs."""
     n = len(glyphs)
-    out: list[Glyph] | None = None
+    if not any(g.text >= "\u2e80" for g in glyphs):
+        return glyphs   # no CJK on the page (every CJK code point is at or above U+2E80)
+    runs: list[tuple[int, int]] = []   # [i, j] inclusive, at least STACK_SHORT_GLYPHS long
     i = 0
     lo, hi = STACK_STEP_EM
     while i < n - 1:
@@ -146,16 +169,15 @@ def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
                     and _is_cjk_char(a.text) and _is_cjk_char(b.text)):
                 break
             j += 1
-        if j + 1 - i >= STACK_MIN_GLYPHS:
-            if out is None:
-                out = list(glyphs[:i])
-            out.extend(_upright_to_vertical(g) for g in glyphs[i:j + 1])
-        elif out is not None:
-            out.extend(glyphs[i:j + 1])
+        if j + 1 - i >= STACK_SHORT_GLYPHS:
+            runs.append((i, j))
         i = j + 1
-    if out is None:
+    if not any(j + 1 - i >= STACK_MIN_GLYPHS for i, j in runs):
         return glyphs
-    out.extend(glyphs[i:])
+    out = list(glyphs)
+    for i, j in runs:
+        for k in range(i, j + 1):
+            out[k] = _upright_to_vertical(glyphs[k])
     return out
 
 
@@ -182,6 +204,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     cos = 1.0
     sin = 0.0
     cur_key = -1
+    last_height = last_size = math.nan   # never equal: the first glyph computes its unit
+    h = size = 0.0
     for index, g in enumerate(glyphs):
         key = HORIZONTAL if (g.dy == 0.0 and g.dx > 0.0) else direction_key(g)
         if key != cur_key:
@@ -192,8 +216,10 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
         end = g.end_x * cos + g.end_y * sin
         if end < u:  # a zero or negative advance: treat the glyph as a point
             end = u
-        h = box_height(g)
-        size = g.size if g.size > 0 else h
+        if g.height != last_height or g.size != last_size:   # runs of one font repeat it
+            last_height, last_size = g.height, g.size
+            h = text_unit(g)
+            size = g.size if g.size > 0 else h
         item = (u, end, g, index)
         if (cur is not None and key == cur_key
                 and abs(v - prev_v) <= LINE_TOLERANCE * (h if h > prev_h else prev_h)
@@ -259,7 +285,7 @@ def _merge_runs(runs: list[_Run]) -> list[_Run]:
     return merged
 
 
-def _finish(key: int, run: _Run) -> list[Segment]:
+def _finish(key: int, run: _Run, accents: bool = False) -> list[Segment]:
     """Sort a merged run along the line, drop duplicates, and split it at gutter-wide gaps."""
     items = run.items
     if len(items) > 1:
@@ -268,6 +294,8 @@ def _finish(key: int, run: _Run) -> list[Segment]:
     if len(glyphs) != len(items):
         keep = {id(g) for g in glyphs}
         items = [it for it in items if id(it[2]) in keep]
+    if accents:
+        items = _attach_accents(items)
     cos, sin = key_vector(key)
     out: list[Segment] = []
     start = 0
@@ -283,6 +311,36 @@ def _finish(key: int, run: _Run) -> list[Segment]:
     return out
 
 
+def _attach_accents(items: list) -> list:
+    """Fold each spacing accent drawn over a neighbouring letter into that letter (one pass)."""
+    out: list = []
+    pending = None   # (mark, accent item) waiting to land on the next item
+    n = len(items)
+    for i, item in enumerate(items):
+        u, end, g, index = item
+        if pending is not None:
+            mark, accent = pending
+            pending = None
+            if on_letter(accent[2], g, (accent[0], accent[1]), (u, end)):
+                item = (u, end, with_mark(g, mark), index)
+                u, end, g, index = item
+            else:
+                out.append(accent)
+        mark = accent_mark(g.text)
+        if mark:
+            if out and on_letter(g, out[-1][2], (u, end), (out[-1][0], out[-1][1])):
+                bu, bend, base, bindex = out[-1]
+                out[-1] = (bu, bend, with_mark(base, mark), bindex)
+                continue
+            if i + 1 < n:
+                pending = (mark, item)
+                continue
+        out.append(item)
+    if pending is not None:
+        out.append(pending[1])
+    return out
+
+
 def _segment(key: int, cos: float, sin: float, items: list) -> Segment:
     glyphs = [it[2] for it in items]
     starts = [it[0] for it in items]
@@ -293,16 +351,21 @@ def _segment(key: int, cos: float, sin: float, items: list) -> Segment:
     top = math.inf
     bottom = -math.inf
     size = 0.0
+    metrics = None   # (height, size, descent) of the previous glyph: runs of one font repeat it
     for g in glyphs:
-        h = box_height(g)
         v = g.y * cos - g.x * sin
-        if h > best_h:
-            best_h, base_v = h, v
-        if vertical:
-            t, b = v - h / 2, v + h / 2
-        else:
-            d = g.descent if 0.0 <= g.descent <= h else 0.2 * h
-            t, b = v - (h - d), v + d
+        if metrics != (g.height, g.size, g.descent):
+            metrics = (g.height, g.size, g.descent)
+            h = box_height(g)
+            unit = text_unit(g)
+            if vertical:
+                up = down = h / 2
+            else:
+                down = g.descent if 0.0 <= g.descent <= h else 0.2 * h
+                up = h - down
+        if unit > best_h:
+            best_h, base_v = unit, v
+        t, b = v - up, v + down
         if t < top:
             top = t
         if b > bottom:

@@ -1,7 +1,8 @@
 """Words: where one line's glyphs are cut into words.
 
-A space goes where the gap from the previous glyph's own advance end (the font advance, not
-the pen, which includes Tc/Tw: ISO 32000-1 §9.4.4) to the next glyph's origin exceeds
+A space goes where the gap from the furthest advance end so far (the font advance, not the
+pen, which includes Tc/Tw: ISO 32000-1 §9.4.4; a zero-advance mark ends inside its base) to
+the next glyph's origin exceeds
 WORD_GAP_RATIO × the larger of the two glyph box heights. Letter-spaced lines (every glyph
 apart) measure the word gap above the line's own typical letter gap instead. Whitespace glyphs
 always separate words and never add a second space; two CJK characters (or a glyph that
@@ -12,17 +13,13 @@ from __future__ import annotations
 
 from ..glyph import Glyph
 from .bidi import logical_words
-from .lines import box_height
+from .lines import box_height, text_unit
 from .model import Word
-from .scripts import is_rtl, no_space_between
+from .scripts import PRE_BASE_VOWEL_SIGNS, is_rtl, no_space_between, reorder_pre_base_vowels
 
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
 # 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
 WORD_GAP_RATIO = 0.14
-
-# The box height used as the unit is capped at this many font sizes: fonts with very tall
-# boxes (Noto Naskh Arabic, some CJK fonts: 1.8 em and more) would otherwise hide word gaps.
-MAX_UNIT_EM = 1.25
 
 # A line is letter-spaced when at least this share of its glyph gaps would be spaces
 # ("S U M M A R Y"); ordinary lines have one space per 4–7 glyphs.
@@ -31,6 +28,13 @@ LETTER_SPACED_SHARE = 0.7
 LETTER_SPACED_MIN_GAPS = 4
 
 SOFT_HYPHEN = "\u00ad"
+
+# Producers tighten whole lines (negative Tc): every letter gap shrinks alike, and word gaps
+# with them. On lines with at least TRACKING_MIN_GAPS gaps, a negative median gap (the line's
+# letter gap) is the zero gaps count from, trusted down to -TRACKING_MAX_EM font sizes.
+# (Loose tracking is the letter-spaced case below.)
+TRACKING_MIN_GAPS = 8
+TRACKING_MAX_EM = 0.05
 
 # A footnote opens with its number raised and smaller ("¹ The scheme…"): a word of its own.
 # Raised means at least this many font sizes above the next glyph's baseline, smaller means
@@ -56,12 +60,6 @@ def leading_mark(glyphs: list[Glyph]) -> int:
     return 0
 
 
-def _unit(g: Glyph) -> float:
-    h = box_height(g)
-    cap = MAX_UNIT_EM * g.size
-    return cap if 0 < cap < h else h
-
-
 def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
                 ratio: float = WORD_GAP_RATIO) -> list[bool]:
     """For each glyph after the first: does a word space come before it?"""
@@ -70,12 +68,26 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         return []
     gaps = [0.0] * (n - 1)
     limits = [0.0] * (n - 1)
-    prev_h = _unit(glyphs[0])
+    prev_h = text_unit(glyphs[0])
+    metrics = (glyphs[0].height, glyphs[0].size)
+    h = prev_h
+    reach = ends[0]   # the furthest end so far: a mark with no advance ends inside its base
     for i in range(1, n):
-        h = _unit(glyphs[i])
-        gaps[i - 1] = starts[i] - ends[i - 1]
+        g = glyphs[i]
+        if (g.height, g.size) != metrics:   # runs of one font repeat the unit
+            metrics = (g.height, g.size)
+            h = text_unit(g)
+        gaps[i - 1] = starts[i] - reach
+        if ends[i] > reach:
+            reach = ends[i]
         limits[i - 1] = ratio * (h if h > prev_h else prev_h)
         prev_h = h
+    if n - 1 >= TRACKING_MIN_GAPS:
+        # gaps count from the line's own letter gap: tightened lines shift every gap
+        typical = sorted(gaps)[(n - 1) // 2]
+        if typical < 0.0:
+            typical = max(typical, -TRACKING_MAX_EM * glyphs[0].size)
+            gaps = [g - typical for g in gaps]
     breaks = [g > lim for g, lim in zip(gaps, limits)]
     if n - 1 >= LETTER_SPACED_MIN_GAPS and sum(breaks) >= LETTER_SPACED_SHARE * (n - 1):
         # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
@@ -86,7 +98,7 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         b = glyphs[i].text
         if a.isspace() or b.isspace():
             breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
-        elif breaks[i - 1] and no_space_between(a, b):
+        elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
             breaks[i - 1] = False   # CJK, or a cluster continuing (scripts.py)
     mark = leading_mark(glyphs)
     if mark:
@@ -95,16 +107,19 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
 
 
 def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
-                ratio: float = WORD_GAP_RATIO) -> list[Word]:
-    """Cut one line (glyphs sorted along it) into words, in logical reading order."""
+                ratio: float = WORD_GAP_RATIO, base_rtl: bool | None = None) -> list[Word]:
+    """Cut one line (glyphs sorted along it) into words, in logical reading order.
+
+    `base_rtl` True reads a line that holds right-to-left text with a right-to-left base
+    direction (a mostly-Latin line of a Hebrew page); None lets the line's letters decide."""
     if not glyphs:
         return []
     breaks = word_breaks(glyphs, starts, ends, ratio)
-    if any(is_rtl(g.text[0]) for g in glyphs):
+    if any(g.text[0] >= "\u0590" and is_rtl(g.text[0]) for g in glyphs):
         # right-to-left text is painted in visual order: UAX #9 gives the reading order
         starts_word = [False] + breaks
         words = [_word([glyphs[i] for i in indices], text)
-                 for indices, text in logical_words([g.text for g in glyphs], starts_word)]
+                 for indices, text in logical_words([g.text for g in glyphs], starts_word, base_rtl)]
     else:
         groups: list[list[Glyph]] = []
         current: list[Glyph] = []
@@ -129,7 +144,13 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
 def _word(glyphs: list[Glyph], text: str | None = None) -> Word:
     first = glyphs[0]
     if text is None:
-        text = "".join(g.text for g in glyphs)
+        texts = [g.text for g in glyphs]
+        for t in texts:
+            if t in PRE_BASE_VOWEL_SIGNS:
+                # ि is painted before क but stored after it (scripts.py)
+                texts = reorder_pre_base_vowels(texts)
+                break
+        text = "".join(texts)
     flags = 0
     x0 = y0 = float("inf")
     x1 = y1 = float("-inf")

@@ -4,15 +4,19 @@
   blocks separated by one blank line;
 - preserve: the page's own line breaks, blocks separated by one blank line (so columns,
   which are separate blocks, stay apart).
+
+A word hyphenated across a page break ("en-" at the foot of one page, "code" at the head of the
+next) is joined onto the end of the first page by `join_across_pages` before reflow rendering:
+the form feed stays where it was, and each page keeps only whole words.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..layout.hyphenation import Vocabulary, join_lines
-from ..layout.model import PageLayout
+from ..layout.hyphenation import Vocabulary, ends_with_break_hyphen, join_broken, join_lines
+from ..layout.model import Block, PageLayout
 
-__all__ = ["render_page", "build_vocabulary", "Vocabulary", "MODES"]
+__all__ = ["render_page", "build_vocabulary", "join_across_pages", "Vocabulary", "MODES"]
 
 MODES = ("reflow", "preserve")
 
@@ -44,3 +48,46 @@ def render_page(layout: PageLayout, mode: str = "reflow", vocabulary: Vocabulary
         if text:
             out.append(text)
     return "\n\n".join(out)
+
+
+def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) -> None:
+    """Join words hyphenated across consecutive pages, in place (reflow with dehyphenation).
+
+    The last body block of a page that ends in a break hyphen takes the first word of the next
+    page's first body block (running headers skipped), joined by the dehyphenation rules.
+    """
+    for page, following in zip(layouts, layouts[1:]):
+        if following.number != page.number + 1:
+            continue
+        last = _last_body(page)
+        first = _first_body(following)
+        if last is None or first is None:
+            continue
+        tail_line = last.lines[-1]
+        head_line = first.lines[0]
+        if not tail_line.words or not head_line.words:
+            continue
+        tail = tail_line.words[-1]
+        head = head_line.words[0]
+        if not ends_with_break_hyphen(tail.text) or not head.text[:1].isalnum():
+            continue
+        tail.text = join_broken(tail.text, head.text, vocabulary)
+        del head_line.words[0]
+        if not head_line.words:
+            del first.lines[0]
+            if not first.lines:
+                following.blocks.remove(first)
+
+
+def _last_body(layout: PageLayout) -> Block | None:
+    for block in reversed(layout.blocks):
+        if block.role == "body" and block.lines:
+            return block
+    return None
+
+
+def _first_body(layout: PageLayout) -> Block | None:
+    for block in layout.blocks:
+        if block.role == "body" and block.lines:
+            return block
+    return None
