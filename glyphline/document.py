@@ -6,8 +6,10 @@ hands each page's content to the content interpreter.
 """
 from __future__ import annotations
 
+import gc
 import io
 import logging
+import threading
 import weakref
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
@@ -21,6 +23,9 @@ DEFAULT_MEDIA_BOX = (0.0, 0.0, 612.0, 792.0)  # US Letter: what viewers assume w
 HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PDF- within the first KiB
 MAX_PAGE_WARNINGS = 50                          # a hostile page cannot flood the warnings list
 INHERITABLE = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+# allocations between young-generation collections while a page is interpreted: a page makes
+# ~10⁵ acyclic glyph records, and the default (700) rescans them (and every older object) for nothing
+GC_GEN0_THRESHOLD = 50_000
 
 _pypdf_logger = logging.getLogger("pypdf")
 
@@ -36,6 +41,29 @@ class _WarningCollector(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if len(self.sink) < self.cap:
             self.sink.append("repaired: " + record.getMessage()[:200])
+
+
+_gc_lock = threading.Lock()
+_gc_state = {"users": 0, "saved": None}   # pages being interpreted now (threads), the threshold to restore
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Raise the young-generation threshold while any page is worked on; the last one out restores it."""
+    with _gc_lock:
+        if _gc_state["users"] == 0:
+            old = gc.get_threshold()
+            _gc_state["saved"] = old
+            if old[0] and old[0] < GC_GEN0_THRESHOLD:    # 0: the caller turned automatic collection off
+                gc.set_threshold(GC_GEN0_THRESHOLD, *old[1:])
+        _gc_state["users"] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_state["users"] -= 1
+            if _gc_state["users"] == 0:
+                gc.set_threshold(*_gc_state["saved"])
 
 
 @contextmanager
@@ -328,7 +356,7 @@ class Document:
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings,
         )
-        with _collect_pypdf_warnings(warnings):
+        with _collect_pypdf_warnings(warnings), fewer_collections():
             try:
                 content = self._content_bytes(page, env)
                 resources = _resolve(page._record.attrs.get("/Resources"))

@@ -11,12 +11,10 @@ between pages. No threads or processes here: the browser worker runs this same c
 """
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Union
 
-from .document import Document
+from .document import Document, fewer_collections
 from .document import open as open_document
 from .errors import Cancelled
 from .layout.model import PageLayout
@@ -27,7 +25,6 @@ MIN_CHARS_PER_PAGE = 12   # the issue's rule: fewer characters per page on avera
 SCAN_IMAGE_COVERAGE = 0.25  # a page without text is a scan when images cover this much of it (else it is blank)
 MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
 STATS_WINDOW_PAGES = 50   # iter_pages: a short page borrows statistics from at most this many previous pages
-GC_GEN0_THRESHOLD = 50_000  # allocations between young-generation collections while a page is analysed
 PAGE_MARKER = "--- Page {number} ---"
 BOM = "\ufeff"
 
@@ -238,19 +235,8 @@ def _check_cancel(cancel: CancelSignal) -> None:
         raise Cancelled("extraction was cancelled")
 
 
-@contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """A page allocates ~10⁵ small acyclic objects; the default gen-0 threshold (700) collects for nothing."""
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], GC_GEN0_THRESHOLD), old[1], old[2])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
 def _analyse(document: Document, number: int, doc_stats=None) -> tuple[PageLayout, list[str], int]:
-    with _fewer_collections():
+    with fewer_collections():  # interpretation and layout both allocate ~10⁵ small acyclic objects
         return _analyse_page(document, number, doc_stats)
 
 

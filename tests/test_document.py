@@ -597,3 +597,31 @@ def test_image_coverage_counts_xobject_and_inline_images():
     b.page(b"0 0 m 612 792 l S")                                                  # no image at all
     doc = glyphline.open(b.build())
     assert [round(p.image_coverage, 3) for p in doc.pages] == [0.25, 0.5, 0.0]
+
+
+def test_interpreting_a_page_raises_the_gc_threshold_and_restores_it(monkeypatch):
+    import gc
+
+    from glyphline import document
+    from glyphline.content import interpreter
+
+    seen = []
+    real_interpret = interpreter.interpret
+
+    def spying_interpret(*args, **kwargs):
+        seen.append(gc.get_threshold()[0])
+        return real_interpret(*args, **kwargs)
+
+    monkeypatch.setattr(interpreter, "interpret", spying_interpret)
+    old = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        page = one_page(line(b"Hello", 72, 700))
+        assert text_of(page) == "Hello"
+        assert seen == [document.GC_GEN0_THRESHOLD]      # young collections are rarer while glyphs are made
+        assert gc.get_threshold() == (700, 10, 10)       # and the caller's setting is back afterwards
+        gc.set_threshold(0, 10, 10)                       # automatic collection off stays off
+        assert text_of(one_page(line(b"Hi", 72, 700))) == "Hi"
+        assert seen[-1] == 0 and gc.get_threshold() == (0, 10, 10)
+    finally:
+        gc.set_threshold(*old)

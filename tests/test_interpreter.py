@@ -507,3 +507,91 @@ def test_type0_identity_h_and_v():
         ("H", 72.0, 92.0, False), ("i", 78.0, 92.0, False),          # /W: 600 then 400
         ("H", 300.0, 92.0, True), ("i", 300.0, 102.0, True)]         # default w1 = -1000
     assert (glyphs[2].dx, glyphs[2].dy, glyphs[2].descent) == (0.0, 1.0, 3.0)   # v.x = w0 / 2
+
+
+# ---- the per-code placement tables of simple and two-byte CID fonts --------------------------
+
+def _widths(code: int) -> float:
+    return 250.0 + 7.0 * (code % 50)     # varied widths, so a wrong placement shows
+
+
+def _simple_font(name: str):
+    from glyphline.fonts.simple import SimpleFont
+    table = tuple(DecodedChar(code, None if code == UNDECODABLE else chr(code), _widths(code), code == 32)
+                  for code in range(256))
+    return SimpleFont(name, table, ascent=750.0, descent=-250.0)
+
+
+def _two_byte_font(name: str):
+    from glyphline.fonts.composite import CompositeFont
+    from glyphline.fonts.tounicode import CodespaceRange
+
+    def resolve(code: int, nbytes: int, valid: bool) -> DecodedChar:
+        text = chr(0x4E00 + code % 500) if valid and code != UNDECODABLE else None
+        return DecodedChar(code, text, _widths(code), nbytes == 1 and code == 32)
+
+    return CompositeFont(name, [CodespaceRange(2, b"\x00\x00", b"\xff\xff")], resolve, False, 880.0, -120.0, [])
+
+
+class _DecodeOnly(Font):
+    """The same font seen only through decode(): the interpreter's generic path."""
+
+    def __init__(self, inner):
+        super().__init__(name=inner.name, font_matrix=inner.font_matrix, ascent=inner.ascent, descent=inner.descent)
+        self.inner = inner
+
+    def decode(self, data: bytes) -> list[DecodedChar]:
+        return self.inner.decode(data)
+
+
+PLACEMENT_CONTENT = (
+    b"BT /S 10 Tf 72 700 Td (Ab c) Tj 2 Tc 3 Tw [(x y) -250 (\x01z)] TJ 0 -12 Td 90 Tz (  q) Tj "
+    b"3 Ts (r) Tj 0 Ts -0.0 Tc (ab) Tj 1 0 0 1 300 500 Tm (Ab c) Tj "
+    b"(a) Tj 4 0 Td (b) Tj 4 0 Td (c) Tj 4 0 Td "
+    b"0 1 -1 0 200 200 Tm (turned) Tj /S 14 Tf 72 100 Td (big) Tj "
+    b"/Span <</ActualText (AT)>> BDC (span) Tj EMC (after) Tj ET "
+    b"BT /S 10 Tf 5000 5000 Td (outside) Tj ET"
+)
+TWO_BYTE_CONTENT = (
+    b"BT /S 10 Tf 72 700 Td <00410042> Tj 2 Tc 3 Tw [<0043> -250 <00010044>] TJ 0 -12 Td 90 Tz <0020> Tj "
+    b"<0045> Tj 4 0 Td <0046> Tj 4 0 Td <004700> Tj <> Tj 0 1 -1 0 200 200 Tm <00480049> Tj "
+    b"/Span <</ActualText (AT)>> BDC <0050> Tj EMC ET BT /S 10 Tf 5000 5000 Td <0051> Tj ET"
+)
+
+
+@pytest.mark.parametrize("make_font, content", [(_simple_font, PLACEMENT_CONTENT),
+                                                (_two_byte_font, TWO_BYTE_CONTENT)])
+def test_placement_tables_give_exactly_what_decode_gives(make_font, content):
+    font = make_font("Real")
+    slow = _DecodeOnly(font)
+    res = pdf({"/Font": {"/S": {"/Type": "/Font", "/BaseFont": "/Real"}}})
+
+    def glyphs_with(chosen):
+        env = make_env()
+        env.load_font = lambda font_dict, name: chosen
+        return interpret(content, res, FLIP, env), env
+
+    fast_glyphs, fast_env = glyphs_with(font)
+    slow_glyphs, slow_env = glyphs_with(slow)
+    assert len(fast_glyphs) > 10
+    assert [tuple(g) for g in fast_glyphs] == [tuple(g) for g in slow_glyphs]   # bit for bit
+    assert fast_env.undecodable == slow_env.undecodable > 0
+    assert fast_env.warnings == slow_env.warnings
+    assert fast_env.budget.glyphs == slow_env.budget.glyphs
+
+
+def test_placement_tables_stay_bounded(monkeypatch):
+    from glyphline.content import interpreter
+    font = _simple_font("Real")
+    res = pdf({"/Font": {"/S": {"/Type": "/Font", "/BaseFont": "/Real"}}})
+    content = b"BT " + b" ".join(b"/S %d Tf 1 0 0 1 72 %d Tm (ab) Tj" % (size, 15 * size)
+                                 for size in range(1, 40)) + b" ET"   # 39 text states
+
+    def glyphs(limit):
+        monkeypatch.setattr(interpreter, "MAX_PLACEMENT_STATES", limit)
+        env = make_env()
+        env.load_font = lambda font_dict, name: font
+        return [tuple(g) for g in interpret(content, res, FLIP, env)]
+
+    assert glyphs(3) == glyphs(10_000)
+    assert len(glyphs(3)) == 78

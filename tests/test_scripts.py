@@ -116,3 +116,27 @@ def test_arabic_presentation_forms_fold_to_letters():
 def test_hebrew_presentation_forms_and_combined_normalisation():
     assert scripts.normalize_hebrew_forms("\ufb2a") == "ש\u05c1"
     assert scripts.normalize_presentation_forms("\ufe41\ufeb3\ufb21\ufe42") == "「سא」"
+
+
+def test_fast_path_thresholds_match_unicode():
+    # the predicates answer "no" below these code points without a lookup: that must be what unicodedata says
+    import unicodedata
+    below_marks = [chr(c) for c in range(ord(scripts.FIRST_COMBINING))]
+    assert not any(unicodedata.category(ch) in scripts.COMBINING_CATEGORIES for ch in below_marks)
+    assert not any(unicodedata.combining(ch) for ch in below_marks)
+    assert not any(ch in scripts.JOINERS | scripts.PRE_BASE_VOWEL_SIGNS | scripts.FOLLOWING_VOWEL_LETTERS
+                   | scripts.LEADING_VOWEL_LETTERS for ch in below_marks)
+    assert not any(unicodedata.bidirectional(chr(c)) in scripts.RTL_BIDI_CLASSES
+                   for c in range(ord(scripts.FIRST_RTL)))
+    assert ord(scripts.FIRST_HANGUL) == min(low for low, _ in scripts.HANGUL_RANGES)
+    assert ord(scripts.FIRST_SPACELESS_CJK) == min(low for low, _ in scripts.SPACELESS_CJK_RANGES)
+    assert ord(scripts.FIRST_CJK_PUNCTUATION) == min(low for low, _ in scripts.CJK_PUNCTUATION_RANGES)
+    assert scripts.FIRST_COMBINING < scripts.FIRST_HANGUL < scripts.FIRST_SPACELESS_CJK
+
+
+@pytest.mark.parametrize("a, b", [("a", "b"), ("é", "ñ"), ("x", "\u0301"), ("\u0300", "a"), ("ǿ", "ʯ")])
+def test_latin_pairs_and_the_first_combining_mark(a, b):
+    # just below U+0300 the fast path says "no"; a combining mark still continues its cluster
+    expected = b == "\u0301"
+    assert scripts.is_cluster_continuation(a, b) is expected
+    assert scripts.no_space_between(a, b) is expected

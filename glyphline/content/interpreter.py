@@ -13,9 +13,12 @@ propagate, and the glyphs emitted so far stay in `out`.
 from __future__ import annotations
 
 import math
+import struct
 
 from ..errors import BudgetExceeded
 from ..fonts.base import Font
+from ..fonts.composite import CompositeFont
+from ..fonts.simple import SimpleFont
 from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
 from .env import PageEnv
@@ -28,10 +31,15 @@ UNKNOWN_DESCENT_EM = 0.2        # font gives no ascent/descent: a 1 em box with 
 THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, whatever the font matrix
 SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more across than down is a line
 _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
+MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
+MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
 
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _INVISIBLE_MODES = (3, 7)       # text render modes that paint nothing (OCR layers)
 _BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
+_new_glyph = tuple.__new__      # Glyph(...) without the Python-level __new__: one call less per glyph
+_PLACEMENT_KEY = struct.Struct("9d").pack   # exact floats: 0.0 and -0.0 are different text states
+_unpack = struct.unpack
 
 
 def interpret(content: bytes, resources, ctm: tuple, env: PageEnv, *, in_form: bool = False,
@@ -176,6 +184,7 @@ class _Interpreter:
         self.twins: dict = {}             # id(vertical glyph) → the same glyph read horizontally
         self.resources = None
         self.font_cache: dict = {}
+        self.placements: dict = {}        # (font, text state) → code → placement (see placement_table)
         self.warned: set = set()
         self.handlers = {
             b"Tj": (self.op_show, 1),
@@ -435,7 +444,7 @@ class _Interpreter:
             setup = self.setup = self.horizontal_setup(font)
         (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
          advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
-         name, flags, mcid, decode) = setup
+         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
         ta, tb, tc, td, te, tf = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
         e = te * ca + tf * cc + ce                   # origin of text space in viewer space
@@ -449,6 +458,10 @@ class _Interpreter:
         out_append = self.out.append
         charge_glyphs = self.budget.charge_glyphs
         charge_operators = self.budget.charge_operators
+        place = self.place
+        new = _new_glyph
+        if placements is not None:
+            placed_get = placements.get
         x = e + rise_x                               # the pen in viewer space, moved incrementally
         y = f + rise_y
         undecodable = 0
@@ -473,40 +486,78 @@ class _Interpreter:
                     x = te * ca + tf * cc + ce + rise_x
                     y = te * cb + tf * cd + cf + rise_y
                 continue
+            if placements is not None and span is None and (code_bytes == 1 or not len(item) & 1):
+                # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
+                if code_bytes == 1:
+                    codes = item
+                    charge_glyphs(len(item))
+                else:
+                    count = len(item) >> 1
+                    codes = (item[0] << 8 | item[1],) if count == 1 else _unpack(">%dH" % count, item)
+                    charge_glyphs(count)
+                for code in codes:
+                    placed = placed_get(code)
+                    if placed is None:
+                        placed = place(setup, char_of(code))
+                        if len(placements) < MAX_PLACED_CODES:
+                            placements[code] = placed
+                    text, width_x, width_y, move, move_x, move_y, advance = placed
+                    if text is not None:
+                        end_x = x + width_x
+                        end_y = y + width_y
+                        if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
+                                            and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
+                            out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
+                                                   height, descent, em, name, flags, mcid)))
+                    else:
+                        undecodable += 1
+                    pen += move
+                    x += move_x
+                    y += move_y
+                continue
             chars = decode(item)
             charge_glyphs(len(chars))
             for char in chars:
-                width = char.width
-                if char.is_space:
-                    move = (width * size_x + space_spacing) * h_scale
-                else:
-                    move = (width * size_x + char_spacing) * h_scale
-                text = char.text
+                text, width_x, width_y, move, move_x, move_y, advance = place(setup, char)
                 if span is None:
                     if text is not None:
-                        end_x = x + width * advance_x
-                        end_y = y + width * advance_y
+                        end_x = x + width_x
+                        end_y = y + width_y
                         if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
                                             and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                            out_append(Glyph(text, x, y, end_x, end_y, move * advance_unit, dx, dy,
-                                             height, descent, em, name, flags, mcid))
+                            out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
+                                                   height, descent, em, name, flags, mcid)))
                     else:
                         undecodable += 1
                 else:                                # inside /ActualText: only where the span lies
                     if span.first is None:
                         span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
-                    span.end_x = x + width * advance_x
-                    span.end_y = y + width * advance_y
-                    span.pen_x = x + move * a
-                    span.pen_y = y + move * b
+                    span.end_x = x + width_x
+                    span.end_y = y + width_y
+                    span.pen_x = x + move_x
+                    span.pen_y = y + move_y
                 pen += move
-                x += move * a
-                y += move * b
+                x += move_x
+                y += move_y
         self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
         if line is not None:
             self.tlm = (ta, tb, tc, td, te, tf)
         if undecodable:
             self.env.undecodable += undecodable
+
+    @staticmethod
+    def place(setup: tuple, char) -> tuple:
+        """Where a char puts its glyph and the pen, relative to the pen, under one text state:
+        (text, font advance x/y, pen move in text space, pen move x/y, signed advance length)."""
+        a, b = setup[0], setup[1]
+        h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit = setup[5:12]
+        width = char.width
+        if char.is_space:
+            move = (width * size_x + space_spacing) * h_scale
+        else:
+            move = (width * size_x + char_spacing) * h_scale
+        return (char.text, width * advance_x, width * advance_y, move, move * a, move * b,
+                move * advance_unit)
 
     def next_line(self, line: tuple | None, move: tuple) -> tuple:
         """The text line origin after one Td of a text run (Tlm = [1 0 0 1 tx ty] × Tlm)."""
@@ -564,13 +615,37 @@ class _Interpreter:
         else:
             centre_x = centre_y = 0.0
         flags = self.form_flag | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
-        return (a, b, c, d, scale, h_scale,
-                size * fm_x,                         # glyph units → text-space advance, before Th
-                char_spacing, char_spacing + word_spacing,
-                scale * fm_x * a, scale * fm_x * b,  # glyph units → viewer-space font advance
-                x_unit * sign,                       # pen move (text space) → signed viewer length
-                dx, dy, height, descent, em, centre_x, centre_y, rise * c, rise * d,
-                font.name, flags, self.mcid, font.decode)
+        size_x = size * fm_x                         # glyph units → text-space advance, before Th
+        space_spacing = char_spacing + word_spacing
+        advance_x = scale * fm_x * a                 # glyph units → viewer-space font advance
+        advance_y = scale * fm_x * b
+        advance_unit = x_unit * sign                 # pen move (text space) → signed viewer length
+        placements, char_of, code_bytes = self.placement_table(
+            font, (a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit))
+        return (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
+                advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise * c, rise * d,
+                font.name, flags, self.mcid, font.decode, placements, char_of, code_bytes)
+
+    def placement_table(self, font: Font, state: tuple) -> tuple:
+        """(code → placement dict, code → DecodedChar, bytes per code) under a text state, or Nones.
+
+        A placement depends only on the font, the code and these values, so every line set in the
+        same font and size (Td and Tm translations included) shares one table: show() then does
+        one lookup per glyph. Only fonts whose codes are read straight from the bytes qualify:
+        simple fonts (one byte) and CID fonts with the two-byte Identity codespace."""
+        if type(font) is SimpleFont and len(font.table) == 256:
+            char_of, code_bytes = font.table.__getitem__, 1
+        elif type(font) is CompositeFont and font.two_byte:
+            char_of, code_bytes = font.two_byte_char, 2
+        else:
+            return None, None, 0
+        key = (id(font), _PLACEMENT_KEY(*state))
+        entry = self.placements.get(key)
+        if entry is None or entry[0] is not font:   # the font is kept in the entry: its id is not reused
+            if len(self.placements) >= MAX_PLACEMENT_STATES:
+                self.placements.clear()
+            entry = self.placements[key] = (font, {})
+        return entry[1], char_of, code_bytes
 
     def show_vertical(self, font: Font, items) -> None:
         """Vertical writing (WMode 1): the pen moves down by w1; glyphs stand on a vertical centre line."""

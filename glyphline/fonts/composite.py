@@ -5,7 +5,9 @@ Text of a code, first that applies:
 2. a Unicode-keyed predefined CMap (Uni…-UCS2/UTF16/UTF32/UTF8-H/V): the code itself is Unicode;
 3. the CID (Identity, embedded CMap stream, or `cmaps.predefined_cmap`) through
    `cmaps.cid_to_unicode` for the font's character collection;
-4. otherwise None: the glyph is undecodable (e.g. Identity-H + CIDFontType2 without ToUnicode).
+4. the embedded TrueType/OpenType program: CID → glyph (/CIDToGIDMap) → the font's own Unicode
+   cmap reversed, or its 'post' glyph name (truetype.py), read only when first needed;
+5. otherwise None: the glyph is undecodable.
 DecodedChars are made once per distinct code and cached.
 """
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..limits import Limits
-from . import cmaps
+from . import cmaps, truetype
 from ._objects import array, get, is_dict, name, number, numbers, read, resolve
 from .base import DecodedChar, Font
 from .simple import vertical_metrics
@@ -144,6 +146,15 @@ class CompositeFont(Font):
             if valid and len(cache) < CODE_CACHE_MAX:
                 cache[code] = char
         return char
+
+    @property
+    def two_byte(self) -> bool:
+        """Every code is two bytes (the codespace is <0000> <FFFF>): see two_byte_char."""
+        return self._two_byte
+
+    def two_byte_char(self, code: int) -> DecodedChar:
+        """The char of one two-byte code, as decode() gives it (for callers that split the bytes themselves)."""
+        return self._caches[2].get(code) or self._char(code, 2)
 
     def decode(self, data: bytes) -> list[DecodedChar]:
         if self._two_byte:
@@ -354,6 +365,8 @@ def load_composite(font: Any, font_name: str, limits: Limits, read_stream: Calla
     descriptor = get(cid_font, "/FontDescriptor")
     ascent, descent = vertical_metrics(descriptor if is_dict(descriptor) else None,
                                        descriptor if is_dict(descriptor) else None, None, 1000.0)
+    # last resort: the embedded TrueType/OpenType program's cmap and post, read on first need
+    program_text = truetype.cid_font_text(cid_font, read_stream, warnings)
 
     def resolve_code(code: int, nbytes: int, valid: bool) -> DecodedChar:
         text = None
@@ -376,6 +389,8 @@ def load_composite(font: Any, font_name: str, limits: Limits, read_stream: Calla
                 cid = cid_cmap.to_cid(code)
             if text is None and cid is not None and registry:
                 text = _cid_text(registry, ordering, cid)
+            if text is None and cid is not None and program_text is not None:
+                text = program_text(cid)
         width = widths.get(cid) if cid is not None else None
         if width is None:
             width = default_width

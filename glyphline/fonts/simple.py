@@ -5,7 +5,9 @@ Text of a code, first that applies (ISO 32000-1 §9.10.2):
 2. /Encoding: base encoding + /Differences glyph names (through the glyph list);
 3. no base encoding given: the font's built-in one — Symbol/ZapfDingbats for those standard
    fonts, the encoding of an embedded Type1/CFF program, else StandardEncoding (WinAnsi for a
-   symbolic TrueType font, whose codes are looked up as 0xF000 + code in its (3,0) cmap).
+   symbolic TrueType font, whose codes are looked up as 0xF000 + code in its (3,0) cmap);
+4. a code still without text: the embedded TrueType/OpenType program's own cmap and post
+   tables (truetype.py), read only when such a code is first shown.
 Everything is precomputed into a tuple of 256 DecodedChar, so decode() is one indexing per byte.
 """
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from ..limits import Limits
-from . import encodings, standard14, texfonts
+from . import encodings, standard14, texfonts, truetype
 from ._objects import array, get, is_dict, name, number, numbers, read
 from .base import IDENTITY_FONT_MATRIX, DecodedChar, Font
 from .fontfile import builtin_encoding
@@ -238,5 +240,9 @@ def load_simple(font: Any, kind: str, font_name: str, base_font: str, limits: Li
     else:
         ascent, descent = vertical_metrics(descriptor, descriptor, standard, em)
     table = tuple(DecodedChar(code, texts[code], widths[code], code == 32) for code in range(256))
+    program_texts = truetype.simple_font_texts(descriptor, read_stream, warnings) \
+        if kind != "Type3" and None in texts else None
+    if program_texts is not None:   # last resort, read only when an undecodable code is shown
+        table = truetype.ProgramFilledTable(table, program_texts, warnings)
     return SimpleFont(font_name, table, font_matrix, ascent, descent, warnings)
 

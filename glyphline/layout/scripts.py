@@ -65,6 +65,14 @@ PRE_BASE_VOWEL_SIGNS = frozenset(
     "\u0dd9\u0dda\u0ddb"            # Sinhala e, ee, ai
     "\u1031"                        # Myanmar e
 )
+# below these code points a class cannot apply (tests/test_scripts.py checks it against unicodedata):
+# the per-glyph-pair questions of the layout are answered for Latin text without any lookup
+FIRST_COMBINING = "\u0300"          # combining diacritical marks: the first Mn/Mc/Me, and viramas later
+FIRST_RTL = "\u0590"                # the Hebrew block: the first strong R/AL letter comes after it
+FIRST_HANGUL = "\u1100"             # the first range of HANGUL_RANGES
+FIRST_SPACELESS_CJK = "\u2e80"      # the first range of SPACELESS_CJK_RANGES
+FIRST_CJK_PUNCTUATION = "\u3000"    # the first range of CJK_PUNCTUATION_RANGES
+
 VERTICAL_FORMS = re.compile("[\ufe10-\ufe19\ufe30-\ufe4f]")
 ARABIC_PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]")   # FEFF is the BOM, not a form
 HEBREW_PRESENTATION_FORMS = re.compile("[\ufb1d-\ufb4f]")
@@ -78,12 +86,12 @@ def _in(ranges: tuple, cp: int) -> bool:
 
 
 def is_hangul(ch: str) -> bool:
-    return bool(ch) and _in(HANGUL_RANGES, ord(ch[0]))
+    return ch >= FIRST_HANGUL and _in(HANGUL_RANGES, ord(ch[0]))
 
 
 def is_spaceless_cjk(ch: str) -> bool:
     """Ideographs, kana, bopomofo, CJK punctuation and fullwidth forms: no spaces between words."""
-    return bool(ch) and _in(SPACELESS_CJK_RANGES, ord(ch[0]))
+    return ch >= FIRST_SPACELESS_CJK and _in(SPACELESS_CJK_RANGES, ord(ch[0]))
 
 
 def is_cjk(ch: str) -> bool:
@@ -92,20 +100,20 @@ def is_cjk(ch: str) -> bool:
 
 
 def is_cjk_punctuation(ch: str) -> bool:
-    return bool(ch) and _in(CJK_PUNCTUATION_RANGES, ord(ch[0]))
+    return ch >= FIRST_CJK_PUNCTUATION and _in(CJK_PUNCTUATION_RANGES, ord(ch[0]))
 
 
 def is_rtl(ch: str) -> bool:
     """A strong right-to-left letter (Hebrew, Arabic, Syriac, Thaana, NKo, their presentation forms)."""
-    return bool(ch) and unicodedata.bidirectional(ch[0]) in RTL_BIDI_CLASSES
+    return ch >= FIRST_RTL and unicodedata.bidirectional(ch[0]) in RTL_BIDI_CLASSES
 
 
 def is_combining(ch: str) -> bool:
-    return bool(ch) and unicodedata.category(ch[0]) in COMBINING_CATEGORIES
+    return ch >= FIRST_COMBINING and unicodedata.category(ch[0]) in COMBINING_CATEGORIES
 
 
 def is_virama(ch: str) -> bool:
-    return bool(ch) and unicodedata.combining(ch[0]) == VIRAMA_COMBINING_CLASS
+    return ch >= FIRST_COMBINING and unicodedata.combining(ch[0]) == VIRAMA_COMBINING_CLASS
 
 
 def is_cluster_continuation(prev: str, ch: str) -> bool:
@@ -113,6 +121,8 @@ def is_cluster_continuation(prev: str, ch: str) -> bool:
 
     Both are single characters (the last of the previous glyph's text, the first of this one).
     """
+    if ch < FIRST_COMBINING and prev < FIRST_COMBINING:
+        return False    # ASCII, Latin-1, Latin Extended, IPA: no marks, no clusters
     if not prev or not ch or prev.isspace() or ch.isspace():
         return False
     if ch in JOINERS or prev in JOINERS:
@@ -169,6 +179,8 @@ def no_space_between(a: str, b: str) -> bool:
     if not a or not b:
         return False
     last, first = a[-1], b[0]
+    if last < FIRST_COMBINING and first < FIRST_COMBINING:
+        return False    # no cluster, CJK or hangul below the combining marks
     if is_cluster_continuation(last, first):
         return True
     if is_spaceless_cjk(last) and is_spaceless_cjk(first):
