@@ -120,16 +120,16 @@ def drop_duplicates(glyphs: list[Glyph]) -> list[Glyph]:
     if len(glyphs) < 2:
         return glyphs
     kept: list[Glyph] = [glyphs[0]]
+    last, before = glyphs[0], None          # the two previous kept glyphs
     for g in glyphs[1:]:
-        limit = DUPLICATE_MAX_DISTANCE_EM * g.size
-        duplicate = False
-        for prev in kept[-2:]:
-            if (prev.text == g.text and abs(prev.x - g.x) <= limit
-                    and abs(prev.y - g.y) <= limit):
-                duplicate = True
-                break
-        if not duplicate:
-            kept.append(g)
+        text = g.text
+        if text == last.text or (before is not None and text == before.text):
+            limit = DUPLICATE_MAX_DISTANCE_EM * g.size
+            if any(prev is not None and prev.text == text and abs(prev.x - g.x) <= limit
+                   and abs(prev.y - g.y) <= limit for prev in (before, last)):
+                continue
+        kept.append(g)
+        last, before = g, last
     return kept
 
 

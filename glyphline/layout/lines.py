@@ -18,6 +18,7 @@ baseline stay apart here; the block stage joins segments that belong to one line
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from dataclasses import dataclass
 
 from ..glyph import VERTICAL, Glyph
@@ -47,6 +48,7 @@ MAX_BOX_HEIGHT_EM = 3.0
 # half a box swallow the next line of display type, and hide word gaps (words.py).
 MAX_UNIT_EM = 1.25
 
+_BY_U_THEN_ORDER = itemgetter(0, 3)   # sort key of _finish's items: along the line, then stream order
 HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
 
 # Some producers (Chromium) draw vertical CJK as upright horizontal glyphs stacked one below
@@ -207,13 +209,18 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     last_height = last_size = math.nan   # never equal: the first glyph computes its unit
     h = size = 0.0
     for index, g in enumerate(glyphs):
-        key = HORIZONTAL if (g.dy == 0.0 and g.dx > 0.0) else direction_key(g)
-        if key != cur_key:
+        if g.dy == 0.0 and g.dx > 0.0:     # upright horizontal text: u, v are x, y
+            key = HORIZONTAL
+            u = g.x
+            v = g.y
+            end = g.end_x
+        else:
+            key = direction_key(g)
             cos, sin = key_vector(key)
-        x, y = g.x, g.y
-        u = x * cos + y * sin
-        v = y * cos - x * sin
-        end = g.end_x * cos + g.end_y * sin
+            x, y = g.x, g.y
+            u = x * cos + y * sin
+            v = y * cos - x * sin
+            end = g.end_x * cos + g.end_y * sin
         if end < u:  # a zero or negative advance: treat the glyph as a point
             end = u
         if g.height != last_height or g.size != last_size:   # runs of one font repeat it
@@ -289,7 +296,7 @@ def _finish(key: int, run: _Run, accents: bool = False) -> list[Segment]:
     """Sort a merged run along the line, drop duplicates, and split it at gutter-wide gaps."""
     items = run.items
     if len(items) > 1:
-        items.sort(key=lambda it: (it[0], it[3]))
+        items.sort(key=_BY_U_THEN_ORDER)
     glyphs = drop_duplicates([it[2] for it in items])
     if len(glyphs) != len(items):
         keep = {id(g) for g in glyphs}

@@ -154,10 +154,13 @@ def _word(glyphs: list[Glyph], text: str | None = None) -> Word:
     flags = 0
     x0 = y0 = float("inf")
     x1 = y1 = float("-inf")
+    metrics = None   # (height, size, descent) of the previous glyph: runs of one font repeat it
     for g in glyphs:
         flags |= g.flags
-        h = box_height(g)
-        d = g.descent if 0.0 <= g.descent <= h else 0.2 * h
+        if metrics != (g.height, g.size, g.descent):
+            metrics = (g.height, g.size, g.descent)
+            h = box_height(g)
+            d = g.descent if 0.0 <= g.descent <= h else 0.2 * h
         if g.dy == 0.0 and g.dx > 0.0:
             # upright horizontal text (the common case): the box is origin..end by ascent..descent
             if g.x < x0:
