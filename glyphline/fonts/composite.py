@@ -20,10 +20,10 @@ from typing import Any, Callable
 
 from ..limits import Limits
 from . import cmaps, truetype
-from ._objects import array, get, is_dict, name, number, numbers, read, resolve
+from ._objects import array, get, is_dict, name, number, numbers, resolve
 from .base import DecodedChar, Font
-from .simple import vertical_metrics
-from .tounicode import CMap, CodespaceRange, parse_cmap, usable_text
+from .simple import read_cmap_stream, vertical_metrics
+from .tounicode import CMap, CodespaceRange, usable_text
 
 DEFAULT_WIDTH = 1000.0                # /DW default (ISO 32000-1 Table 117)
 DEFAULT_VERTICAL = (880.0, -1000.0)   # /DW2 default: position vy and advance w1
@@ -260,12 +260,7 @@ def _cid_text(registry: str, ordering: str, cid: int) -> str | None:
 
 
 def _embedded_cmap(stream: Any, limits: Limits, read_stream, warnings: list[str]) -> CMap | None:
-    data = read(stream, read_stream, warnings, "CMap stream")
-    if data is None:
-        return None
-    cmap = parse_cmap(data, limits.tounicode_entries)
-    warnings.extend(cmap.warnings)
-    return cmap
+    return read_cmap_stream(stream, limits, read_stream, warnings, "CMap stream")
 
 
 def _text_string(obj: Any) -> str:

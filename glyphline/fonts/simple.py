@@ -97,16 +97,19 @@ def _builtin_encoding(kind: str, base_font: str, descriptor: Any, symbolic: bool
     return encodings.STANDARD
 
 
-def _to_unicode(font: Any, limits: Limits, read_stream, warnings: list[str]) -> CMap | None:
-    stream = get(font, "/ToUnicode")
-    if stream is None:
-        return None
-    data = read(stream, read_stream, warnings, "/ToUnicode")
+def read_cmap_stream(stream: Any, limits: Limits, read_stream, warnings: list[str], what: str) -> CMap | None:
+    """A ToUnicode or embedded CMap stream, parsed within the entry budget; its problems become warnings."""
+    data = read(stream, read_stream, warnings, what)
     if data is None:
         return None
     cmap = parse_cmap(data, limits.tounicode_entries)
     warnings.extend(cmap.warnings)
     return cmap
+
+
+def _to_unicode(font: Any, limits: Limits, read_stream, warnings: list[str]) -> CMap | None:
+    stream = get(font, "/ToUnicode")
+    return None if stream is None else read_cmap_stream(stream, limits, read_stream, warnings, "/ToUnicode")
 
 
 def _symbol_pua(text: str, base_font: str) -> str | None:

@@ -4,13 +4,11 @@ from __future__ import annotations
 import re
 import time
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from e2e_support import (BOOT_TIMEOUT_MS, CHROMIUM_ARGS, REPO, READY_SELECTOR, StaticServer, cli_output, clear_queue,
-                      download_text, open_app, wait_job_state)
+from e2e_support import (BOOT_TIMEOUT_MS, CHROMIUM_ARGS, REPO, READY_SELECTOR, StaticServer, cli_output, download_text, open_app, wait_job_state)
 
 pytestmark = pytest.mark.e2e
 
