@@ -77,19 +77,22 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                  doc_stats: DocStats | None = None) -> PageLayout:
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order."""
     layout = PageLayout(number=number, width=width, height=height)
-    cleaned = clean_glyph_text(glyphs)
-    text = "".join([g.text for g in cleaned])
+    texts = [g.text for g in glyphs]
+    cleaned = clean_glyph_text(glyphs, texts)
+    if cleaned is not glyphs:
+        texts = [g.text for g in cleaned]
+    text = "".join(texts)
     layout.char_count = len(text) - sum(text.count(ch) for ch in WHITESPACE)
     if not cleaned:
         return layout
     by_direction: dict[int, list[Segment]] = {}
-    for seg in build_segments(cleaned):
+    for seg in build_segments(cleaned, text):
         if _blank(seg):
             continue  # a lone space glyph carries no text, but it would fake a column edge
         by_direction.setdefault(seg.direction, []).append(seg)
     main = max(by_direction, key=lambda k: (sum(len(s.glyphs) for s in by_direction[k]), k == HORIZONTAL))
-    main_flows = reading_order(by_direction[main])
-    other_flows = [reading_order(by_direction[k]) for k in sorted(by_direction) if k != main]
+    main_flows = reading_order(by_direction[main], text)
+    other_flows = [reading_order(by_direction[k], text) for k in sorted(by_direction) if k != main]
 
     if main == HORIZONTAL:
         _split_flush_footnote_numbers(main_flows)
@@ -176,8 +179,8 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
         if model_lines:
             blocks.append(Block(
                 lines=model_lines,
-                x0=min(m.x0 for m in model_lines), y0=min(m.y0 for m in model_lines),
-                x1=max(m.x1 for m in model_lines), y1=max(m.y1 for m in model_lines),
+                x0=min([m.x0 for m in model_lines]), y0=min([m.y0 for m in model_lines]),
+                x1=max([m.x1 for m in model_lines]), y1=max([m.y1 for m in model_lines]),
                 role=role,
             ))
     return blocks
@@ -203,8 +206,8 @@ def _model_line(t: TextLine) -> Line:
     first = t.glyphs[0]
     return Line(
         words=words,
-        x0=min(w.x0 for w in words), y0=min(w.y0 for w in words),
-        x1=max(w.x1 for w in words), y1=max(w.y1 for w in words),
+        x0=min([w.x0 for w in words]), y0=min([w.y0 for w in words]),
+        x1=max([w.x1 for w in words]), y1=max([w.y1 for w in words]),
         dx=first.dx, dy=first.dy,
     )
 

@@ -93,6 +93,7 @@ LABEL_MIN_LINES = 3
 MAX_CUT_DEPTH = 64
 
 _INF = float("inf")
+_SIZE, _FONT = Glyph._fields.index("size"), Glyph._fields.index("font")   # columns of a line
 
 
 @dataclass(slots=True)
@@ -128,10 +129,13 @@ class Flow:
     table_row: bool = False   # one row of a table: a block of its own, never run on
 
 
-def reading_order(segments: list[Segment]) -> list[Flow]:
-    """Cut a page's segments (one writing direction) into flows of lines, in reading order."""
+def reading_order(segments: list[Segment], page_text: str | None = None) -> list[Flow]:
+    """Cut a page's segments (one writing direction) into flows of lines, in reading order.
+
+    `page_text`, the page's glyph texts joined, spares the right-to-left census on pages
+    without a single character of a right-to-left script."""
     leaves: list[tuple[list[Segment], str, bool]] = []
-    rtl = _right_to_left(segments)
+    rtl = (page_text is None or max(page_text, default="") >= "\u0590") and _right_to_left(segments)
     _cut(segments, 0, leaves, "body", rtl)
     return [Flow(_leaf_lines(segs, rtl), role, row) for segs, role, row in leaves if segs]
 
@@ -440,9 +444,8 @@ def _sub_line_step(upper: list[Segment], lower: list[Segment]) -> bool:
     return lower[0].v - upper[0].v < SUB_LINE_STEP_EM * size
 
 
-def _text_size(glyphs: list[Glyph], largest: float) -> float:
+def _text_size(sizes: tuple[float, ...], largest: float) -> float:
     """The size most of a line's glyphs are set in (one big word does not make a heading)."""
-    sizes = [g.size for g in glyphs]
     if min(sizes) == largest:
         return largest
     counts: dict[float, int] = {}
@@ -489,14 +492,15 @@ def _make_line(group: list[Segment], rtl: bool = False) -> TextLine:
         starts.extend(s.starts)
         ends.extend(s.ends)
     main = max(group, key=lambda s: s.height)
+    columns = list(zip(*glyphs))   # one transposition for the line's sizes, fonts and words
     line = TextLine(
         glyphs=glyphs, starts=starts, ends=ends,
         u0=group[0].u0, u1=max(s.u1 for s in group), v=main.v,
         top=min(s.top for s in group), bottom=max(s.bottom for s in group),
-        size=_text_size(glyphs, main.size), fonts=frozenset(g.font for g in glyphs),
+        size=_text_size(columns[_SIZE], main.size), fonts=frozenset(columns[_FONT]),
         order=min(s.order for s in group),
     )
-    line.words = build_words(glyphs, starts, ends, base_rtl=rtl or None)
+    line.words = build_words(glyphs, starts, ends, base_rtl=rtl or None, columns=columns)
     line.footnote_start = leading_mark(glyphs) > 0
     line.segs = list(group)
     return line

@@ -13,7 +13,10 @@ Three passes, all linear:
 """
 from __future__ import annotations
 
+import re
 import unicodedata
+from bisect import bisect_right
+from itertools import accumulate
 
 from ..glyph import Glyph
 from .scripts import normalize_presentation_forms
@@ -72,38 +75,38 @@ _FORMS_LOW, _FORMS_HIGH = "\ufb1d", "\ufefe"
 
 _SPECIAL = frozenset(LIGATURES) | CONTROL_CHARS
 
+# Any character that clean_glyph_text would change: a page without one skips the per-glyph pass.
+_NEEDS_CLEANING = re.compile("[" + re.escape("".join(sorted(_SPECIAL))) + _FORMS_LOW + "-" + _FORMS_HIGH + "]")
+
 
 def _clean_text(text: str) -> str:
     text = "".join(LIGATURES.get(ch, ch) for ch in text if ch not in CONTROL_CHARS)
     return normalize_presentation_forms(text)
 
 
-def _has_forms(text: str) -> bool:
-    for ch in text:
-        if _FORMS_LOW <= ch <= _FORMS_HIGH:
-            return True
-    return False
+def clean_glyph_text(glyphs: list[Glyph], texts: list[str] | None = None) -> list[Glyph]:
+    """Return the glyphs with ligatures expanded and control characters removed.
 
-
-def clean_glyph_text(glyphs: list[Glyph]) -> list[Glyph]:
-    """Return the glyphs with ligatures expanded and control characters removed."""
-    out: list[Glyph] = []
-    append = out.append
-    special = _SPECIAL
-    low, high = _FORMS_LOW, _FORMS_HIGH
-    for g in glyphs:
-        text = g.text
-        if len(text) == 1:
-            if text not in special and not (low <= text <= high):
-                append(g)
-                continue
-        elif not any(ch in special for ch in text) and not _has_forms(text):
-            if text:
-                append(g)
-            continue
-        cleaned = _clean_text(text)
-        if cleaned:
-            append(_with_text(g, cleaned))
+    `texts` are the glyphs' texts when the caller has them (one pass fewer)."""
+    if texts is None:
+        texts = [g.text for g in glyphs]
+    joined = "".join(texts)
+    hits = [m.start() for m in _NEEDS_CLEANING.finditer(joined)]
+    has_empty = "" in texts
+    if not hits and not has_empty:
+        return glyphs   # the common page: nothing to expand, fold or remove
+    if len(joined) == len(texts) and not has_empty:
+        indices = hits   # one character per glyph: offsets are indices
+    else:
+        ends = list(accumulate(map(len, texts)))   # where each glyph's text ends in `joined`
+        indices = sorted({bisect_right(ends, offset) for offset in hits})
+    out: list[Glyph | None] = list(glyphs)
+    for i in indices:
+        cleaned = _clean_text(texts[i])
+        out[i] = _with_text(glyphs[i], cleaned) if cleaned else None
+        has_empty = has_empty or not cleaned
+    if has_empty:
+        return [g for g, text in zip(out, texts) if g is not None and text]
     return out
 
 

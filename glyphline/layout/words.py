@@ -11,6 +11,10 @@ Arabic, painted in visual order, are put back into logical order by UAX #9 (bidi
 """
 from __future__ import annotations
 
+import re
+from itertools import compress
+from operator import sub
+
 from ..glyph import Glyph
 from .bidi import logical_words
 from .lines import box_height, text_unit
@@ -28,6 +32,9 @@ LETTER_SPACED_SHARE = 0.7
 LETTER_SPACED_MIN_GAPS = 4
 
 SOFT_HYPHEN = "\u00ad"
+
+# Any character str.isspace() accepts (the re module uses the same Unicode test).
+_WHITESPACE = re.compile(r"\s")
 
 # Producers tighten whole lines (negative Tc): every letter gap shrinks alike, and word gaps
 # with them. On lines with at least TRACKING_MIN_GAPS gaps, a negative median gap (the line's
@@ -93,28 +100,123 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
         typical = sorted(gaps)[(n - 1) // 3]
         breaks = [g > typical + lim for g, lim in zip(gaps, limits)]
-    for i in range(1, n):
-        a = glyphs[i - 1].text
-        b = glyphs[i].text
-        if a.isspace() or b.isspace():
-            breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
-        elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
-            breaks[i - 1] = False   # CJK, or a cluster continuing (scripts.py)
+    _script_breaks([g.text for g in glyphs], breaks)
     mark = leading_mark(glyphs)
     if mark:
         breaks[mark - 1] = True
     return breaks
 
 
+def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
+                    texts: tuple[str, ...], line_text: str) -> list[bool]:
+    """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
+    come in order along it (the furthest end is the previous glyph's): the same rules, with
+    the gaps and their limit computed in whole-list operations rather than glyph by glyph."""
+    n = len(glyphs)
+    gaps = list(map(sub, starts[1:], ends))
+    limit = ratio * text_unit(glyphs[0])
+    if n - 1 >= TRACKING_MIN_GAPS:
+        # gaps count from the line's own letter gap: tightened lines shift every gap
+        typical = sorted(gaps)[(n - 1) // 2]
+        if typical < 0.0:
+            typical = max(typical, -TRACKING_MAX_EM * glyphs[0].size)
+            gaps = [g - typical for g in gaps]
+    breaks = [g > limit for g in gaps]
+    if n - 1 >= LETTER_SPACED_MIN_GAPS and sum(breaks) >= LETTER_SPACED_SHARE * (n - 1):
+        # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
+        typical = sorted(gaps)[(n - 1) // 3]
+        breaks = [g > typical + limit for g in gaps]
+    if _WHITESPACE.search(line_text) is not None or max(line_text) >= "\u0300":
+        _script_breaks(texts, breaks)
+    mark = leading_mark(glyphs)
+    if mark:
+        breaks[mark - 1] = True
+    return breaks
+
+
+def _script_breaks(texts, breaks: list[bool]) -> None:
+    """Whitespace glyphs separate words by themselves; CJK and clusters take no space."""
+    for i in range(1, len(texts)):
+        a = texts[i - 1]
+        b = texts[i]
+        if a.isspace() or b.isspace():
+            breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
+        elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
+            breaks[i - 1] = False   # CJK, or a cluster continuing (scripts.py)
+
+
+def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: str, xs, ys,
+                   end_xs, fonts, flags) -> list[Word]:
+    """The words of an upright horizontal line in one font, without right-to-left letters or
+    pre-base vowel signs: each word's box comes from the extremes of its glyphs' positions."""
+    n = len(glyphs)
+    first = glyphs[0]
+    h = box_height(first)
+    down = first.descent if 0.0 <= first.descent <= h else 0.2 * h
+    up = h - down
+    size = first.size
+    one_flag = flags.count(flags[0]) == n
+    # on the usual line (one baseline, glyphs and advance ends in order) a word's first and
+    # last glyph give its box; otherwise its extremes do
+    ordered = list(xs) == sorted(xs) and list(end_xs) == sorted(end_xs)
+    flat = ys.count(ys[0]) == n
+    y0 = ys[0] - up
+    y1 = ys[0] + down
+    cuts = list(compress(range(1, n), breaks))
+    if one_flag and ordered and flat:
+        # the usual line: a word is its first glyph's start to its last glyph's end
+        text_of = line_text.__getitem__ if len(line_text) == n else lambda s: "".join(texts[s])
+        flag = flags[0]
+        return [Word(text_of(slice(a, b)), xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
+                for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
+    words: list[Word] = []
+    append = words.append
+    for a, b in zip([0] + cuts, cuts + [n]):
+        if b - a == 1 and texts[a].isspace():
+            continue   # a whitespace glyph only separates (breaks surround every one)
+        if one_flag:
+            word_flags = flags[a]
+        else:
+            word_flags = 0
+            for f in set(flags[a:b]):
+                word_flags |= f
+        if ordered:
+            x0, x1 = xs[a], end_xs[b - 1]
+        else:
+            x0, x1 = min(xs[a:b]), max(end_xs[a:b])
+        if not flat:
+            # subtracting or adding one number preserves the order of the y values
+            y0, y1 = min(ys[a:b]) - up, max(ys[a:b]) + down
+        append(Word("".join(texts[a:b]), x0, y0, x1, y1, size, fonts[a], word_flags))
+    return words
+
+
 def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
-                ratio: float = WORD_GAP_RATIO, base_rtl: bool | None = None) -> list[Word]:
+                ratio: float = WORD_GAP_RATIO, base_rtl: bool | None = None,
+                columns: list[tuple] | None = None) -> list[Word]:
     """Cut one line (glyphs sorted along it) into words, in logical reading order.
 
     `base_rtl` True reads a line that holds right-to-left text with a right-to-left base
-    direction (a mostly-Latin line of a Hebrew page); None lets the line's letters decide."""
+    direction (a mostly-Latin line of a Hebrew page); None lets the line's letters decide.
+    `columns` is list(zip(*glyphs)) when the caller has it."""
     if not glyphs:
         return []
-    breaks = word_breaks(glyphs, starts, ends, ratio)
+    n = len(glyphs)
+    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = \
+        columns or zip(*glyphs)
+    line_text = "".join(texts)
+    if (n > 1 and heights.count(heights[0]) == n and sizes.count(sizes[0]) == n
+            and list(ends) == sorted(ends)):   # in order (no NaN: finite coordinates)
+        # the common line: one font, drawn in order (see _uniform_breaks)
+        breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text)
+        if (max(line_text) < "\u0590" and descents.count(descents[0]) == n
+                and dys.count(0.0) == n and min(dxs) > 0.0):
+            words = _uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags)
+            if "\u00ad" in line_text:
+                _soft_hyphens(words)
+            return [w for w in words if w.text]
+    else:
+        breaks = word_breaks(glyphs, starts, ends, ratio)
     if any(g.text[0] >= "\u0590" and is_rtl(g.text[0]) for g in glyphs):
         # right-to-left text is painted in visual order: UAX #9 gives the reading order
         starts_word = [False] + breaks
@@ -132,13 +234,17 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
         if current:
             groups.append(current)
         words = [_word(grp) for grp in groups]
+    _soft_hyphens(words)
+    return [w for w in words if w.text]
+
+
+def _soft_hyphens(words: list[Word]) -> None:
     last = len(words) - 1
     for i, w in enumerate(words):
         if SOFT_HYPHEN in w.text:
             # a soft hyphen is only visible (and only matters) at the end of the line
             body = w.text.rstrip(SOFT_HYPHEN).replace(SOFT_HYPHEN, "")
             w.text = body + SOFT_HYPHEN if (i == last and w.text.endswith(SOFT_HYPHEN) and body) else body
-    return [w for w in words if w.text]
 
 
 def _word(glyphs: list[Glyph], text: str | None = None) -> Word:

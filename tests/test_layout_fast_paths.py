@@ -1,0 +1,93 @@
+"""The column-wise fast paths of the layout (lines._upright_segments, words._uniform_breaks and
+words._uniform_words) must give exactly what the glyph-by-glyph rules give: random upright
+pages with fake-bold copies, kerning, out-of-order pieces, gutters, spaces, font changes and
+raised glyphs, compared field by field with the general path."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from glyphline.glyph import Glyph
+from glyphline.layout import lines, words
+from glyphline.layout.cleanup import SOFT_HYPHEN
+
+
+def _page(rng: random.Random) -> list[Glyph]:
+    fonts = [(8.0, 1.2, 0.25), (10.0, 1.1, 0.22), (12.0, 1.25, 0.3), (10.0, 0.3, 0.0), (0.0, 1.0, 0.2)]
+    glyphs: list[Glyph] = []
+    y = 50.0
+    for _ in range(rng.randint(1, 12)):
+        x = rng.uniform(10, 60)
+        size, box, descent = rng.choice(fonts[:3])
+        for _ in range(rng.randint(1, 40)):
+            if rng.random() < 0.1:
+                size, box, descent = rng.choice(fonts)
+            text = rng.choice(["a", "b", "l", "l", " ", "fi", "é", "-", SOFT_HYPHEN, "1", "\u00b4"])
+            advance = rng.choice([0.0, 0.3, 0.5, 0.6]) * (size or 10.0)
+            raised = rng.choice([0.0, 0.0, 0.0, -3.0, 2.0, 0.01])
+            g = Glyph(text, x, y + raised, x + advance, y + raised, advance, 1.0, 0.0,
+                      box * (size or 10.0), descent * (size or 10.0), size, f"F{size}",
+                      rng.choice([0, 0, 0, 8]))
+            glyphs.append(g)
+            if rng.random() < 0.05:   # a fake-bold copy
+                glyphs.append(g._replace(x=g.x + 0.3, end_x=g.end_x + 0.3))
+            x += advance + rng.choice([0.0, 0.0, -0.2, 0.5, 2.5, 4.0, 15.0])
+        y += rng.choice([12.0, 14.0, 0.0, 3.0, 40.0])
+    if rng.random() < 0.3:   # a piece drawn out of order
+        k = rng.randrange(len(glyphs))
+        glyphs = glyphs[k:] + glyphs[:k]
+    return glyphs
+
+
+def _general_segments(glyphs: list[Glyph]) -> list[lines.Segment]:
+    out: list[lines.Segment] = []
+    by_key: dict[int, list] = {}
+    for run in lines._stream_runs(glyphs):
+        by_key.setdefault(run.key, []).append(run)
+    for key, group in by_key.items():
+        for merged in lines._merge_runs(group):
+            out.extend(lines._finish(key, merged, False))
+    return out
+
+
+def _general_words(glyphs, starts, ends) -> list[words.Word]:
+    breaks = words.word_breaks(glyphs, starts, ends)
+    groups: list[list[Glyph]] = []
+    current: list[Glyph] = []
+    for i, g in enumerate(glyphs):
+        if i and breaks[i - 1] and current:
+            groups.append(current)
+            current = []
+        if not g.text.isspace():
+            current.append(g)
+    if current:
+        groups.append(current)
+    out = [words._word(group) for group in groups]
+    words._soft_hyphens(out)
+    return [w for w in out if w.text]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_upright_segments_match_the_general_path(seed):
+    glyphs = _page(random.Random(seed))
+    fast = lines._upright_segments(glyphs)
+    assert fast is not None
+    assert fast == _general_segments(glyphs)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_uniform_words_match_the_general_path(seed):
+    rng = random.Random(seed)
+    glyphs = [g for g in _page(rng) if g.y == 50.0][:60]
+    if rng.random() < 0.5:   # one font, the fast path's case
+        glyphs = [g._replace(height=12.0, descent=2.5, size=10.0) for g in glyphs]
+    glyphs.sort(key=lambda g: g.x)
+    starts = [g.x for g in glyphs]
+    ends = [max(g.end_x, g.x) for g in glyphs]
+    assert words.build_words(glyphs, starts, ends) == _general_words(glyphs, starts, ends)
+
+
+def test_a_rotated_glyph_takes_the_general_path():
+    g = Glyph("a", 0.0, 0.0, 0.0, -5.0, 5.0, 0.0, -1.0, 10.0, 2.0, 10.0, "F")
+    assert lines._upright_segments([g]) is None
