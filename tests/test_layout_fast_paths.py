@@ -53,17 +53,7 @@ def _general_segments(glyphs: list[Glyph]) -> list[lines.Segment]:
 
 def _general_words(glyphs, starts, ends) -> list[words.Word]:
     breaks = words.word_breaks(glyphs, starts, ends)
-    groups: list[list[Glyph]] = []
-    current: list[Glyph] = []
-    for i, g in enumerate(glyphs):
-        if i and breaks[i - 1] and current:
-            groups.append(current)
-            current = []
-        if not g.text.isspace():
-            current.append(g)
-    if current:
-        groups.append(current)
-    out = [words._word(group) for group in groups]
+    out = [words._word(group) for group in words.split_at_breaks(glyphs, breaks)]
     words._soft_hyphens(out)
     return [w for w in out if w.text]
 

@@ -223,19 +223,24 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
         words = [_word([glyphs[i] for i in indices], text)
                  for indices, text in logical_words([g.text for g in glyphs], starts_word, base_rtl)]
     else:
-        groups: list[list[Glyph]] = []
-        current: list[Glyph] = []
-        for i, g in enumerate(glyphs):
-            if i and breaks[i - 1] and current:
-                groups.append(current)
-                current = []
-            if not g.text.isspace():
-                current.append(g)
-        if current:
-            groups.append(current)
-        words = [_word(grp) for grp in groups]
+        words = [_word(grp) for grp in split_at_breaks(glyphs, breaks)]
     _soft_hyphens(words)
     return [w for w in words if w.text]
+
+
+def split_at_breaks(glyphs: list[Glyph], breaks: list[bool]) -> list[list[Glyph]]:
+    """Glyph groups between word breaks (breaks[i] lies between glyph i and i + 1); whitespace glyphs dropped."""
+    groups: list[list[Glyph]] = []
+    current: list[Glyph] = []
+    for i, g in enumerate(glyphs):
+        if i and breaks[i - 1] and current:
+            groups.append(current)
+            current = []
+        if not g.text.isspace():
+            current.append(g)
+    if current:
+        groups.append(current)
+    return groups
 
 
 def _soft_hyphens(words: list[Word]) -> None:
