@@ -26,6 +26,9 @@ INHERITABLE = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 # allocations between young-generation collections while a page is interpreted: a page makes
 # ~10⁵ acyclic glyph records, and the default (700) rescans them (and every older object) for nothing
 GC_GEN0_THRESHOLD = 50_000
+# young collections between full ones while pages are worked on: page work leaves no cyclic garbage,
+# so a full pass would only rescan the layouts kept for the document (0.3 s of 4 s on 800 pages)
+GC_FULL_THRESHOLD = 1_000
 
 _pypdf_logger = logging.getLogger("pypdf")
 
@@ -49,13 +52,13 @@ _gc_state = {"users": 0, "saved": None}   # pages being interpreted now (threads
 
 @contextmanager
 def fewer_collections() -> Iterator[None]:
-    """Raise the young-generation threshold while any page is worked on; the last one out restores it."""
+    """Collect less often while any page (or a whole extraction) is worked on; the last one out restores it."""
     with _gc_lock:
         if _gc_state["users"] == 0:
             old = gc.get_threshold()
             _gc_state["saved"] = old
             if old[0] and old[0] < GC_GEN0_THRESHOLD:    # 0: the caller turned automatic collection off
-                gc.set_threshold(GC_GEN0_THRESHOLD, *old[1:])
+                gc.set_threshold(GC_GEN0_THRESHOLD, old[1], max(old[2], GC_FULL_THRESHOLD))
         _gc_state["users"] += 1
     try:
         yield

@@ -127,6 +127,15 @@ def extract_text(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, m
                  cancel: CancelSignal = None) -> Result:
     """The whole text. Raises NotAPDF, PasswordRequired, DamagedPDF, BudgetExceeded, Cancelled,
     or ValueError for a bad mode or page spec."""
+    with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
+        return _extract_text(data, mode=mode, pages=pages, markers=markers, page_breaks=page_breaks,
+                             dehyphenate=dehyphenate, password=password, limits=limits, bom=bom,
+                             on_progress=on_progress, cancel=cancel)
+
+
+def _extract_text(data: bytes, *, mode: str, pages: PageSpec, markers: bool, page_breaks: bool,
+                  dehyphenate: bool, password: str, limits: Limits | None, bom: bool,
+                  on_progress: ProgressCallback | None, cancel: CancelSignal) -> Result:
     _check_mode(mode)
     document = open_document(data, password=password, limits=limits)
     numbers, selection_warnings = select_pages(pages, document.page_count)

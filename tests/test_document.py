@@ -609,7 +609,7 @@ def test_interpreting_a_page_raises_the_gc_threshold_and_restores_it(monkeypatch
     real_interpret = interpreter.interpret
 
     def spying_interpret(*args, **kwargs):
-        seen.append(gc.get_threshold()[0])
+        seen.append(gc.get_threshold())
         return real_interpret(*args, **kwargs)
 
     monkeypatch.setattr(interpreter, "interpret", spying_interpret)
@@ -618,10 +618,36 @@ def test_interpreting_a_page_raises_the_gc_threshold_and_restores_it(monkeypatch
         gc.set_threshold(700, 10, 10)
         page = one_page(line(b"Hello", 72, 700))
         assert text_of(page) == "Hello"
-        assert seen == [document.GC_GEN0_THRESHOLD]      # young collections are rarer while glyphs are made
+        # young collections are rarer while glyphs are made, full ones deferred
+        assert seen == [(document.GC_GEN0_THRESHOLD, 10, document.GC_FULL_THRESHOLD)]
         assert gc.get_threshold() == (700, 10, 10)       # and the caller's setting is back afterwards
         gc.set_threshold(0, 10, 10)                       # automatic collection off stays off
         assert text_of(one_page(line(b"Hi", 72, 700))) == "Hi"
-        assert seen[-1] == 0 and gc.get_threshold() == (0, 10, 10)
+        assert seen[-1] == (0, 10, 10) and gc.get_threshold() == (0, 10, 10)
     finally:
         gc.set_threshold(*old)
+
+
+def test_a_page_and_its_glyphs_leave_no_cyclic_garbage():
+    import gc
+
+    b = PdfBuilder()
+    b.page(line(b"Hello world", 72, 700), fonts={"F1": mono_font(b)})
+    doc = glyphline.open(b.build())
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        page = doc.page(0)
+        assert len(page.glyphs) == 11
+        del page
+        gc.collect()
+        # refcounting alone freed the interpreter and the glyph list: no full pass needed for them
+        leftovers = {type(o).__name__ for o in gc.garbage}
+        assert not leftovers & {"_Interpreter", "Glyph", "PageEnv", "PageBudget"}, leftovers
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was_enabled:
+            gc.enable()

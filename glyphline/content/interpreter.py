@@ -58,8 +58,13 @@ def interpret(content: bytes, resources, ctm: tuple, env: PageEnv, *, in_form: b
         ctm = IDENTITY
     machine = _Interpreter(env, out, ctm, in_form)
     first = len(out)
-    machine.run(content, resources)
-    machine.close_marked_content(0)
+    try:
+        machine.run(content, resources)
+        machine.close_marked_content(0)
+    finally:
+        # the handler table's bound methods make the machine a reference cycle: break it, so
+        # the page's glyphs are freed as soon as the caller drops them, not at the next GC pass
+        machine.handlers = None
     if machine.twins:
         straighten_vertical_runs(out, first, machine.twins)
     return out
