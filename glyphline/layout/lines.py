@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from itertools import compress
-from operator import eq, itemgetter, lt, ne, sub
+from operator import eq, itemgetter, ne, sub
 from dataclasses import dataclass
 
 from ..glyph import VERTICAL, Glyph
@@ -285,7 +285,7 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
     if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in set(flags)):
         return None
     # a zero or negative advance: the glyph is a point
-    ends = [u if end < u else end for end, u in zip(end_xs, xs)] if any(map(lt, end_xs, xs)) else end_xs
+    ends = [u if end < u else end for end, u in zip(end_xs, xs)]
     # metrics per run of one font (where height, size or descent changes), not per glyph
     if heights.count(heights[0]) == n and sizes.count(sizes[0]) == n \
             and descents.count(descents[0]) == n:
@@ -306,21 +306,17 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         metrics += [m] * (b - a)
         units += [m[0]] * (b - a)
         run_sizes += [m[1]] * (b - a)
-    # run boundaries in stream order: the _stream_runs test, between each glyph and the previous.
-    # Whole-list passes find the few places it can fail (a baseline change, a gap along the line
-    # beyond the limits of the page's smallest size); the exact test runs on those only.
+    # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
     tol, back, gap = LINE_TOLERANCE, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
-    steps = list(map(sub, xs[1:], ends))   # steps[i - 1]: from glyph i - 1's end to glyph i's origin
-    smallest = min(m[1] for m in table.values())
-    suspects = set(compress(range(1, n), map(ne, ys[1:], ys)))
-    suspects.update(compress(range(1, n), map((back * smallest).__gt__, steps)))
-    suspects.update(compress(range(1, n), map((gap * smallest).__lt__, steps)))
-    cuts = []
-    for i in sorted(suspects):
-        v, pv, h, ph, size = ys[i], ys[i - 1], units[i], units[i - 1], run_sizes[i]
-        if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                and back * size <= steps[i - 1] <= gap * size):
-            cuts.append(i)
+    if changes:
+        cuts = [i for i, v, pv, h, ph, u, pe, size
+                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:])
+                if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
+                        and back * size <= u - pe <= gap * size)]
+    else:   # one font on the page: the same limits for every glyph
+        across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
+        cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
+                if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
     runs: list[_Run] = []
     for a, b in zip([0] + cuts, cuts + [n]):
         if changes:
