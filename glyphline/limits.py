@@ -47,24 +47,30 @@ class DocumentBudget:
             )
 
 
+# the clock is read only every this many operators: time.monotonic() is not free
+CLOCK_EVERY_OPERATORS = 4096
+
+
 class PageBudget:
     """Per-page counters for operators, glyphs and time; checked inside the interpreter loop."""
 
-    __slots__ = ("limits", "operators", "glyphs", "deadline")
+    __slots__ = ("limits", "operators", "glyphs", "deadline", "clock_at")
 
     def __init__(self, limits: Limits):
         self.limits = limits
         self.operators = 0
         self.glyphs = 0
         self.deadline = time.monotonic() + limits.seconds_per_page
+        self.clock_at = CLOCK_EVERY_OPERATORS
 
     def charge_operators(self, n: int = 1) -> None:
         self.operators += n
         if self.operators > self.limits.operators_per_page:
             raise PageBudgetExceeded("operators_per_page", f"more than {self.limits.operators_per_page} operators")
-        # the clock is read only every 4096 operators: time.monotonic() is not free
-        if not self.operators & 4095 and time.monotonic() > self.deadline:
-            raise PageBudgetExceeded("seconds_per_page", f"page took more than {self.limits.seconds_per_page} s")
+        if self.operators >= self.clock_at:
+            self.clock_at = self.operators + CLOCK_EVERY_OPERATORS
+            if time.monotonic() > self.deadline:
+                raise PageBudgetExceeded("seconds_per_page", f"page took more than {self.limits.seconds_per_page} s")
 
     def charge_glyphs(self, n: int = 1) -> None:
         self.glyphs += n

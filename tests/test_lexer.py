@@ -164,6 +164,27 @@ def test_text_mode_merges_tj_td_runs():
     assert [operator for _, operator in ops(stream)] == [b"BT", b"Tj", b"Td", b"Tj", b"Td", b"Tj", b"Td", b"Tm", b"ET"]
 
 
+def test_hex_text_runs_read_word_by_word_as_the_regex_reads_them():
+    # Skia's runs ("<hex> Tj tx ty Td", hex only) take a split() fast path; any other spacing
+    # (no space before Tj, a NUL separator, an odd hex string) falls back to the regex reader
+    variants = [
+        b"BT <0041> Tj 5.5 0 Td <0042> Tj -1 .5 Td <0043> Tj 2. -0 Td ET",
+        b"BT <0041>Tj 5.5 0 Td <0042> Tj -1 .5 Td ET",
+        b"BT <0041> Tj\x005.5 0 Td <0042> Tj 1 0 Td ET",
+        b"BT <041> Tj 5.5 0 Td <0042> Tj 1 0 Td ET",
+        b"BT <> Tj 5.5 0 Td <0042> Tj +1 0 Td ET",
+    ]
+    expected = [
+        [b"\x00A", (5.5, 0.0), b"\x00B", (-1.0, 0.5), b"\x00C", (2.0, 0.0)],
+        [b"\x00A", (5.5, 0.0), b"\x00B", (-1.0, 0.5)],
+        [b"\x00A", (5.5, 0.0), b"\x00B", (1.0, 0.0)],
+        [b"\x04\x10", (5.5, 0.0), b"\x00B", (1.0, 0.0)],
+        [b"", (5.5, 0.0), b"\x00B", (1.0, 0.0)],
+    ]
+    for stream, items in zip(variants, expected):
+        assert ops(stream, for_text=True)[1] == ([items], b"Tj/Td"), stream
+
+
 def test_binary_junk_ends_quickly():
     junk = bytes((i * 131 + 7) % 256 for i in range(200_000)) + b"(" * 5000 + b"<" * 5000 + b"[" * 5000
     start = time.perf_counter()

@@ -480,8 +480,7 @@ class _Interpreter:
                     x += shift * a
                     y += shift * b
                 elif item.__class__ is tuple:        # Td inside a text run: a new line origin
-                    charge_operators()               # the run's Tj and Td count as operators
-                    charge_operators()
+                    charge_operators(2)              # the run's Tj and Td count as operators
                     if line is None:
                         te, tf = self.tlm[4:]
                     move_x, move_y = item
@@ -566,9 +565,7 @@ class _Interpreter:
 
     def next_line(self, line: tuple | None, move: tuple) -> tuple:
         """The text line origin after one Td of a text run (Tlm = [1 0 0 1 tx ty] × Tlm)."""
-        charge = self.budget.charge_operators
-        charge()                                     # the run's Tj and Td count as operators
-        charge()
+        self.budget.charge_operators(2)              # the run's Tj and Td count as operators
         tx, ty = move
         ta, tb, tc, td, te, tf = self.tlm
         if line is not None:
