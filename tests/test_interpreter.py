@@ -547,7 +547,7 @@ class _DecodeOnly(Font):
 PLACEMENT_CONTENT = (
     b"BT /S 10 Tf 72 700 Td (Ab c) Tj 2 Tc 3 Tw [(x y) -250 (\x01z)] TJ 0 -12 Td 90 Tz (  q) Tj "
     b"3 Ts (r) Tj 0 Ts -0.0 Tc (ab) Tj 1 0 0 1 300 500 Tm (Ab c) Tj "
-    b"(a) Tj 4 0 Td (b) Tj 4 0 Td (c) Tj 4 0 Td "
+    b"(a) Tj 4 0 Td (b) Tj 4 0 Td (c) Tj 4 0 Td (\x01) Tj 4 0 Td (d) Tj 900 0 Td (e) Tj 4 0 Td "
     b"0 1 -1 0 200 200 Tm (turned) Tj /S 14 Tf 72 100 Td (big) Tj "
     b"/Span <</ActualText (AT)>> BDC (span) Tj EMC (after) Tj ET "
     b"BT /S 10 Tf 5000 5000 Td (outside) Tj ET"
@@ -555,6 +555,7 @@ PLACEMENT_CONTENT = (
 TWO_BYTE_CONTENT = (
     b"BT /S 10 Tf 72 700 Td <00410042> Tj 2 Tc 3 Tw [<0043> -250 <00010044>] TJ 0 -12 Td 90 Tz <0020> Tj "
     b"<0045> Tj 4 0 Td <0046> Tj 4 0 Td <004700> Tj <> Tj 0 1 -1 0 200 200 Tm <00480049> Tj "
+    b"1 0 0 1 72 300 Tm <0001> Tj 4 0 Td <0052> Tj 900 0 Td <0053> Tj 4 0 Td <> Tj 4 0 Td "
     b"/Span <</ActualText (AT)>> BDC <0050> Tj EMC ET BT /S 10 Tf 5000 5000 Td <0051> Tj ET"
 )
 

@@ -194,7 +194,7 @@ class _Interpreter:
         self.handlers = {
             b"Tj": (self.op_show, 1),
             b"TJ": (self.op_show_array, 1),
-            TEXT_RUN: (self.op_show_array, 1),       # [string, (tx, ty), …]: Tj and Td in turn
+            TEXT_RUN: (self.op_show_run, 1),         # [string, (tx, ty), …]: Tj and Td in turn
             b"Td": (self.op_move, 2),
             b"Tf": (self.op_font, 2),
             b"Tm": (self.op_text_matrix, 6),
@@ -421,6 +421,86 @@ class _Interpreter:
         if items.__class__ is not list:
             raise TypeError("array")
         self.show(items)
+
+    def op_show_run(self, operands) -> None:
+        """A lexer TEXT_RUN, "string Tj tx ty Td" repeated (Skia draws every glyph so): show()'s
+        cached-placement path with its per-item tests and budget charges taken out of the loop
+        (the run is charged whole, up front). Any other run goes through show()."""
+        items = operands[0]
+        if items.__class__ is not list:
+            raise TypeError("array")
+        setup = self.setup
+        if setup is None:
+            font = self.font
+            if font is None or font.vertical:
+                self.show(items)                     # show() warns, or reads a vertical column
+                return
+            setup = self.setup = self.horizontal_setup(font)
+        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
+         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
+         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
+        strings = items[::2]
+        if (not items or placements is None or self.span is not None or len(items) & 1
+                or (code_bytes != 1 and any([len(s) & 1 for s in strings]))):
+            self.show(items)
+            return
+        ta, tb, tc, td, te, tf = self.tm
+        ca, cb, cc, cd, ce, cf = self.ctm
+        e = te * ca + tf * cc + ce                   # origin of text space in viewer space
+        f = te * cb + tf * cd + cf
+        if not (-_HUGE < e < _HUGE and -_HUGE < f < _HUGE):
+            raise ValueError("text position out of range")
+        budget = self.budget
+        budget.charge_operators(len(items))          # a Tj and a Td per pair
+        budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
+        clip = self.clip
+        if clip is not None:
+            x0, y0, x1, y1 = clip
+        out_append = self.out.append
+        place = self.place
+        new = _new_glyph
+        placed_get = placements.get
+        x = e + rise_x                               # the pen in viewer space, moved incrementally
+        y = f + rise_y
+        undecodable = 0
+        pen = 0.0
+        te, tf = self.tlm[4:]                        # the line origin each Td moves
+        for k in range(0, len(items), 2):
+            string = items[k]
+            if code_bytes == 1:
+                codes = string
+            elif len(string) == 2:
+                codes = (string[0] << 8 | string[1],)
+            else:
+                codes = _unpack(">%dH" % (len(string) >> 1), string)
+            for code in codes:
+                placed = placed_get(code)
+                if placed is None:
+                    placed = place(setup, char_of(code))
+                    if len(placements) < MAX_PLACED_CODES:
+                        placements[code] = placed
+                text, width_x, width_y, move, move_x, move_y, advance = placed
+                if text is not None:
+                    end_x = x + width_x
+                    end_y = y + width_y
+                    if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
+                                        and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
+                        out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
+                                               height, descent, em, name, flags, mcid)))
+                else:
+                    undecodable += 1
+                pen += move
+                x += move_x
+                y += move_y
+            move_x, move_y = items[k + 1]            # Td: a new line origin
+            te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+            pen = 0.0
+            x = te * ca + tf * cc + ce + rise_x
+            y = te * cb + tf * cd + cf + rise_y
+        self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
+        self.tlm = (ta, tb, tc, td, te, tf)
+        if undecodable:
+            self.env.undecodable += undecodable
 
     def op_next_line_show(self, operands) -> None:
         self.op_next_line(())
