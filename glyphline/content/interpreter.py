@@ -465,6 +465,31 @@ class _Interpreter:
         undecodable = 0
         pen = 0.0
         te, tf = self.tlm[4:]                        # the line origin each Td moves
+        if set(map(len, strings)) == {code_bytes}:
+            # one code per string (as Skia writes them): all codes at once, and no pen to
+            # advance, since every Td starts the next glyph afresh
+            joined = b"".join(strings)
+            codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
+            for code, (move_x, move_y) in zip(codes, items[1::2]):
+                placed = placed_get(code)
+                if placed is None:
+                    placed = place(setup, char_of(code))
+                    if len(placements) < MAX_PLACED_CODES:
+                        placements[code] = placed
+                text, width_x, width_y, _, _, _, advance = placed
+                if text is not None:
+                    end_x = x + width_x
+                    end_y = y + width_y
+                    if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
+                                        and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
+                        out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
+                                               height, descent, em, name, flags, mcid)))
+                else:
+                    undecodable += 1
+                te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                x = te * ca + tf * cc + ce + rise_x
+                y = te * cb + tf * cd + cf + rise_y
+            items = ()                               # done: the general loop below is skipped
         for k in range(0, len(items), 2):
             string = items[k]
             if code_bytes == 1:

@@ -245,17 +245,20 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token=_TOKEN):
     return None
 
 
+_BRACKETS_TO_SPACE = bytes.maketrans(b"<>", b"  ")   # "<0041>Tj" → " 0041 Tj": the hex digits become a word
+
+
 def _text_run_items(run: bytes) -> list:
     """[string, (tx, ty), string, (tx, ty), …] for a matched run of "string Tj tx ty Td"."""
     if 0x28 not in run:     # hex strings only (Skia): "<hex> Tj tx ty Td" is five words a pair
-        words = run.split()
+        words = run.translate(_BRACKETS_TO_SPACE).split()
         pairs = len(words) // 5
         if (len(words) == 5 * pairs and words[1::5].count(b"Tj") == pairs
                 and words[4::5].count(b"Td") == pairs):
             try:
                 items: list = [None] * (2 * pairs)
-                items[::2] = [unhexlify(word[1:-1]) for word in words[::5]]
-                items[1::2] = [(float(tx), float(ty)) for tx, ty in zip(words[2::5], words[3::5])]
+                items[::2] = map(unhexlify, words[::5])
+                items[1::2] = zip(map(float, words[2::5]), map(float, words[3::5]))
                 return items
             except ValueError:  # a hex string with an odd digit count
                 pass
