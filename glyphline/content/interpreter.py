@@ -423,36 +423,28 @@ class _Interpreter:
         self.show(items)
 
     def op_show_run(self, operands) -> None:
-        """A lexer TEXT_RUN, "string Tj tx ty Td" repeated (Skia draws every glyph so): show()'s
-        cached-placement path with its per-item tests and budget charges taken out of the loop
-        (the run is charged whole, up front). Any other run goes through show()."""
+        """A lexer TEXT_RUN, "string Tj tx ty Td" repeated. Skia draws every glyph so, one code per
+        string: such a run takes show()'s cached-placement path with the per-item tests, budget
+        charges and pen moves taken out of the loop (every Td starts the next glyph afresh; the
+        run is charged whole, up front). Any other run goes through show()."""
         items = operands[0]
         if items.__class__ is not list:
             raise TypeError("array")
-        setup = self.setup
-        if setup is None:
-            font = self.font
-            if font is None or font.vertical:
-                self.show(items)                     # show() warns, or reads a vertical column
-                return
-            setup = self.setup = self.horizontal_setup(font)
+        setup = self._horizontal_setup()
+        strings = items[::2]
+        if (setup is None or setup[25] is None or self.span is not None or len(items) & 1
+                or set(map(len, strings)) != {setup[27]}):
+            self.show(items)
+            return
         (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
          advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
          name, flags, mcid, decode, placements, char_of, code_bytes) = setup
-        strings = items[::2]
-        if (not items or placements is None or self.span is not None or len(items) & 1
-                or (code_bytes != 1 and any([len(s) & 1 for s in strings]))):
-            self.show(items)
-            return
-        ta, tb, tc, td, te, tf = self.tm
+        ta, tb, tc, td, _, _ = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
-        e = te * ca + tf * cc + ce                   # origin of text space in viewer space
-        f = te * cb + tf * cd + cf
-        if not (-_HUGE < e < _HUGE and -_HUGE < f < _HUGE):
-            raise ValueError("text position out of range")
+        x, y = self._pen_origin(rise_x, rise_y)
         budget = self.budget
         budget.charge_operators(len(items))          # a Tj and a Td per pair
-        budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
+        budget.charge_glyphs(len(strings))
         clip = self.clip
         if clip is not None:
             x0, y0, x1, y1 = clip
@@ -460,69 +452,30 @@ class _Interpreter:
         place = self.place
         new = _new_glyph
         placed_get = placements.get
-        x = e + rise_x                               # the pen in viewer space, moved incrementally
-        y = f + rise_y
         undecodable = 0
-        pen = 0.0
         te, tf = self.tlm[4:]                        # the line origin each Td moves
-        if set(map(len, strings)) == {code_bytes}:
-            # one code per string (as Skia writes them): all codes at once, and no pen to
-            # advance, since every Td starts the next glyph afresh
-            joined = b"".join(strings)
-            codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
-            for code, (move_x, move_y) in zip(codes, items[1::2]):
-                placed = placed_get(code)
-                if placed is None:
-                    placed = place(setup, char_of(code))
-                    if len(placements) < MAX_PLACED_CODES:
-                        placements[code] = placed
-                text, width_x, width_y, _, _, _, advance = placed
-                if text is not None:
-                    end_x = x + width_x
-                    end_y = y + width_y
-                    if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                        and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                        out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                               height, descent, em, name, flags, mcid)))
-                else:
-                    undecodable += 1
-                te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
-                x = te * ca + tf * cc + ce + rise_x
-                y = te * cb + tf * cd + cf + rise_y
-            items = ()                               # done: the general loop below is skipped
-        for k in range(0, len(items), 2):
-            string = items[k]
-            if code_bytes == 1:
-                codes = string
-            elif len(string) == 2:
-                codes = (string[0] << 8 | string[1],)
+        joined = b"".join(strings)
+        codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
+        for code, (move_x, move_y) in zip(codes, items[1::2]):
+            placed = placed_get(code)
+            if placed is None:
+                placed = place(setup, char_of(code))
+                if len(placements) < MAX_PLACED_CODES:
+                    placements[code] = placed
+            text, width_x, width_y, _, _, _, advance = placed
+            if text is not None:
+                end_x = x + width_x
+                end_y = y + width_y
+                if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
+                                    and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
+                    out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
+                                           height, descent, em, name, flags, mcid)))
             else:
-                codes = _unpack(">%dH" % (len(string) >> 1), string)
-            for code in codes:
-                placed = placed_get(code)
-                if placed is None:
-                    placed = place(setup, char_of(code))
-                    if len(placements) < MAX_PLACED_CODES:
-                        placements[code] = placed
-                text, width_x, width_y, move, move_x, move_y, advance = placed
-                if text is not None:
-                    end_x = x + width_x
-                    end_y = y + width_y
-                    if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                        and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                        out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                               height, descent, em, name, flags, mcid)))
-                else:
-                    undecodable += 1
-                pen += move
-                x += move_x
-                y += move_y
-            move_x, move_y = items[k + 1]            # Td: a new line origin
+                undecodable += 1
             te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
-            pen = 0.0
             x = te * ca + tf * cc + ce + rise_x
             y = te * cb + tf * cd + cf + rise_y
-        self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
+        self.tm = (ta, tb, tc, td, te + 0.0 * ta, tf + 0.0 * tb)   # as show() leaves it after a Td
         self.tlm = (ta, tb, tc, td, te, tf)
         if undecodable:
             self.env.undecodable += undecodable
@@ -539,28 +492,43 @@ class _Interpreter:
         self.op_next_line(())
         self.op_show((string,))
 
+    def _horizontal_setup(self) -> tuple | None:
+        """show()'s derived text state, or None when there is no font or it writes vertically."""
+        setup = self.setup
+        if setup is None:
+            font = self.font
+            if font is None or font.vertical:
+                return None
+            setup = self.setup = self.horizontal_setup(font)
+        return setup
+
+    def _pen_origin(self, rise_x: float, rise_y: float) -> tuple[float, float]:
+        """Where the pen starts in viewer space: the origin of text space, raised by Ts."""
+        te, tf = self.tm[4:]
+        ca, cb, cc, cd, ce, cf = self.ctm
+        e = te * ca + tf * cc + ce
+        f = te * cb + tf * cd + cf
+        if not (-_HUGE < e < _HUGE and -_HUGE < f < _HUGE):
+            raise ValueError("text position out of range")
+        return e + rise_x, f + rise_y
+
     def show(self, items) -> None:
         """Show the strings of a TJ array, a Tj or a text run: a number between strings moves
         the pen (TJ), a (tx, ty) pair starts a new line (the Td of a lexer TEXT_RUN)."""
-        setup = self.setup
+        setup = self._horizontal_setup()
         if setup is None:
             font = self.font
             if font is None:
                 self.warn("no font", "text shown without a usable font is skipped")
-                return
-            if font.vertical:
+            else:
                 self.show_vertical(font, items)
-                return
-            setup = self.setup = self.horizontal_setup(font)
+            return
         (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
          advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
          name, flags, mcid, decode, placements, char_of, code_bytes) = setup
         ta, tb, tc, td, te, tf = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
-        e = te * ca + tf * cc + ce                   # origin of text space in viewer space
-        f = te * cb + tf * cd + cf
-        if not (-_HUGE < e < _HUGE and -_HUGE < f < _HUGE):
-            raise ValueError("text position out of range")
+        x, y = self._pen_origin(rise_x, rise_y)      # the pen in viewer space, moved incrementally
         span = self.span
         clip = self.clip
         if clip is not None:
@@ -572,8 +540,6 @@ class _Interpreter:
         new = _new_glyph
         if placements is not None:
             placed_get = placements.get
-        x = e + rise_x                               # the pen in viewer space, moved incrementally
-        y = f + rise_y
         undecodable = 0
         pen = 0.0                                    # the same pen along text-space x, for Tm
         line = None                                  # set once a Td of a text run moved the line
