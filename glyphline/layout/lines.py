@@ -359,6 +359,24 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
 def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
                     metrics, repeats: list[int]) -> list[Segment]:
     """_finish for a merged run of upright glyphs given as index ranges of the page's columns."""
+    if len(ranges) == 1 and not repeats:
+        # the usual line: one stream run in one font, in order along the line, with sizes (so
+        # its gaps passed the gutter test in stream order): one segment, from slices
+        a, b = ranges[0]
+        line_xs = xs[a:b]
+        first = metrics[a]
+        line_sizes = sizes[a:b]
+        if (metrics[a:b].count(first) == b - a and list(line_xs) == sorted(line_xs)
+                and (b - a == 1 or min(line_sizes) > 0)):
+            line_ys = ys[a:b]
+            line_ends = ends[a:b]
+            size = max(0.0, max(line_sizes))
+            return [Segment(
+                glyphs=glyphs[a:b], starts=list(line_xs), ends=line_ends, direction=HORIZONTAL,
+                cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
+                top=min(line_ys) - first[2], bottom=max(line_ys) + first[3],
+                size=size if size > 0 else first[0], height=first[0], order=a,
+            )]
     order: range | list[int]
     in_stream_order = False   # one stream run, already in order along the line
     if len(ranges) == 1:
