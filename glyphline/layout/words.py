@@ -96,7 +96,7 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             typical = max(typical, -TRACKING_MAX_EM * glyphs[0].size)
             gaps = [g - typical for g in gaps]
     breaks = [g > lim for g, lim in zip(gaps, limits)]
-    if n - 1 >= LETTER_SPACED_MIN_GAPS and sum(breaks) >= LETTER_SPACED_SHARE * (n - 1):
+    if n - 1 >= LETTER_SPACED_MIN_GAPS and breaks.count(True) >= LETTER_SPACED_SHARE * (n - 1):
         # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
         typical = sorted(gaps)[(n - 1) // 3]
         breaks = [g > typical + lim for g, lim in zip(gaps, limits)]
@@ -108,7 +108,7 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
 
 
 def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
-                    texts: tuple[str, ...], line_text: str) -> list[bool]:
+                    texts: tuple[str, ...], line_text: str, top_char: str) -> list[bool]:
     """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
     come in order along it (the furthest end is the previous glyph's): the same rules, with
     the gaps and their limit computed in whole-list operations rather than glyph by glyph."""
@@ -122,11 +122,11 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             typical = max(typical, -TRACKING_MAX_EM * glyphs[0].size)
             gaps = [g - typical for g in gaps]
     breaks = [g > limit for g in gaps]
-    if n - 1 >= LETTER_SPACED_MIN_GAPS and sum(breaks) >= LETTER_SPACED_SHARE * (n - 1):
+    if n - 1 >= LETTER_SPACED_MIN_GAPS and breaks.count(True) >= LETTER_SPACED_SHARE * (n - 1):
         # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
         typical = sorted(gaps)[(n - 1) // 3]
         breaks = [g > typical + limit for g in gaps]
-    if _WHITESPACE.search(line_text) is not None or max(line_text) >= "\u0300":
+    if top_char >= "\u0300" or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
         _script_breaks(texts, breaks)
     mark = leading_mark(glyphs)
     if mark:
@@ -165,9 +165,11 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     cuts = list(compress(range(1, n), breaks))
     if one_flag and ordered and flat:
         # the usual line: a word is its first glyph's start to its last glyph's end
-        text_of = line_text.__getitem__ if len(line_text) == n else lambda s: "".join(texts[s])
         flag = flags[0]
-        return [Word(text_of(slice(a, b)), xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
+        if len(line_text) == n:   # one character per glyph: a word's text is a slice of the line's
+            return [Word(line_text[a:b], xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
+                    for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
+        return [Word("".join(texts[a:b]), xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
                 for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
     words: list[Word] = []
     append = words.append
@@ -208,8 +210,9 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
     if (n > 1 and heights.count(heights[0]) == n and sizes.count(sizes[0]) == n
             and list(ends) == sorted(ends)):   # in order (no NaN: finite coordinates)
         # the common line: one font, drawn in order (see _uniform_breaks)
-        breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text)
-        if (max(line_text) < "\u0590" and descents.count(descents[0]) == n
+        top_char = max(line_text)
+        breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
+        if (top_char < "\u0590" and descents.count(descents[0]) == n
                 and dys.count(0.0) == n and min(dxs) > 0.0):
             words = _uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags)
             if "\u00ad" in line_text:
