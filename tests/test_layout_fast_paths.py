@@ -1,19 +1,23 @@
-"""The column-wise fast paths of the layout (lines._upright_segments, words._uniform_breaks and
-words._uniform_words) must give exactly what the glyph-by-glyph rules give: random upright
+"""The column-wise fast paths of the layout (lines._upright_segments, words._uniform_breaks,
+words._uniform_words and the lines built from Segment.upright columns) must give exactly what
+the glyph-by-glyph rules give: random upright
 pages with fake-bold copies, kerning, out-of-order pieces, gutters, spaces, font changes and
 raised glyphs, compared field by field with the general path."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from glyphline.glyph import Glyph
-from glyphline.layout import lines, words
+from glyphline.layout import blocks, lines, words
 from glyphline.layout.cleanup import SOFT_HYPHEN
 
 
-def _page(rng: random.Random) -> list[Glyph]:
+def _page(rng: random.Random, plain: bool = False) -> list[Glyph]:
+    """A random upright page; `plain` pages have no fake-bold copies, no out-of-order pieces and
+    keep one font per line (the lines the column path of Segment.upright takes)."""
     fonts = [(8.0, 1.2, 0.25), (10.0, 1.1, 0.22), (12.0, 1.25, 0.3), (10.0, 0.3, 0.0), (0.0, 1.0, 0.2)]
     glyphs: list[Glyph] = []
     y = 50.0
@@ -21,7 +25,7 @@ def _page(rng: random.Random) -> list[Glyph]:
         x = rng.uniform(10, 60)
         size, box, descent = rng.choice(fonts[:3])
         for _ in range(rng.randint(1, 40)):
-            if rng.random() < 0.1:
+            if rng.random() < 0.1 and not plain:
                 size, box, descent = rng.choice(fonts)
             text = rng.choice(["a", "b", "l", "l", " ", "fi", "é", "-", SOFT_HYPHEN, "1", "\u00b4"])
             advance = rng.choice([0.0, 0.3, 0.5, 0.6]) * (size or 10.0)
@@ -30,11 +34,11 @@ def _page(rng: random.Random) -> list[Glyph]:
                       box * (size or 10.0), descent * (size or 10.0), size, f"F{size}",
                       rng.choice([0, 0, 0, 8]))
             glyphs.append(g)
-            if rng.random() < 0.05:   # a fake-bold copy
+            if rng.random() < 0.05 and not plain:   # a fake-bold copy
                 glyphs.append(g._replace(x=g.x + 0.3, end_x=g.end_x + 0.3))
             x += advance + rng.choice([0.0, 0.0, -0.2, 0.5, 2.5, 4.0, 15.0])
         y += rng.choice([12.0, 14.0, 0.0, 3.0, 40.0])
-    if rng.random() < 0.3:   # a piece drawn out of order
+    if rng.random() < 0.3 and not plain:   # a piece drawn out of order
         k = rng.randrange(len(glyphs))
         glyphs = glyphs[k:] + glyphs[:k]
     return glyphs
@@ -76,6 +80,24 @@ def test_uniform_words_match_the_general_path(seed):
     starts = [g.x for g in glyphs]
     ends = [max(g.end_x, g.x) for g in glyphs]
     assert words.build_words(glyphs, starts, ends) == _general_words(glyphs, starts, ends)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_lines_from_upright_columns_match_lines_from_glyphs(seed):
+    segments = lines._upright_segments(_page(random.Random(seed), plain=seed % 2 == 0))
+    for rtl in (False, True):
+        fast = blocks._leaf_lines(segments, rtl)
+        general = blocks._leaf_lines([dataclasses.replace(s, upright=None) for s in segments], rtl)
+        assert [(t.words, t.size, t.fonts, t.footnote_start, t.glyphs, t.starts, t.ends)
+                for t in fast] == [(t.words, t.size, t.fonts, t.footnote_start, t.glyphs, t.starts, t.ends)
+                                   for t in general]
+        assert fast == general
+
+
+def test_upright_columns_are_carried_by_many_random_lines():
+    carried = sum(s.upright is not None for seed in range(0, 300, 2)
+                  for s in lines._upright_segments(_page(random.Random(seed), plain=True)))
+    assert carried > 300   # the comparison above exercises the column path, not only the general one
 
 
 def test_a_rotated_glyph_takes_the_general_path():

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from itertools import compress
 from operator import eq, itemgetter, ne, sub
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..glyph import VERTICAL, Glyph
 from .cleanup import (DUPLICATE_MAX_DISTANCE_EM, SPACING_ACCENTS, accent_mark, drop_duplicates,
@@ -85,6 +85,9 @@ class Segment:
     height: float         # largest text unit (capped glyph box height) on the segment
     order: int            # content-stream index of its first-drawn glyph
     vertical: bool = False
+    # (texts, xs, ys, end_xs, sizes, fonts, flags) of a segment the upright path cut from one
+    # stream run in one font, in order along the line: the word stage reads these, not the glyphs
+    upright: tuple | None = field(default=None, compare=False, repr=False)
 
     @property
     def text(self) -> str:
@@ -281,7 +284,7 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
     n = len(glyphs)
     if n == 0:
         return []
-    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, _, flags, _ = zip(*glyphs)
+    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = zip(*glyphs)
     if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in set(flags)):
         return None
     # a zero or negative advance: the glyph is a point
@@ -296,6 +299,7 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
             compress(range(1, n), map(ne, descents[1:], descents))))
     table: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
     metrics: list[tuple[float, float, float, float]] = []
+    keys: list[tuple[float, float, float]] = []
     units: list[float] = []
     run_sizes: list[float] = []
     for a, b in zip([0] + changes, changes + [n]):
@@ -304,6 +308,7 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         if m is None:
             m = table[key] = _upright_metrics(*key)
         metrics += [m] * (b - a)
+        keys += [key] * (b - a)
         units += [m[0]] * (b - a)
         run_sizes += [m[1]] * (b - a)
     # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
@@ -331,7 +336,7 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
     segments: list[Segment] = []
     for run in _merge_runs(runs):
         segments.extend(_upright_finish(run.items, glyphs, texts, xs, ys, ends, sizes, metrics,
-                                        repeats))
+                                        repeats, (keys, end_xs, fonts, flags)))
     return segments
 
 
@@ -357,17 +362,19 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
 
 
 def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
-                    metrics, repeats: list[int]) -> list[Segment]:
-    """_finish for a merged run of upright glyphs given as index ranges of the page's columns."""
+                    metrics, repeats: list[int], more_columns: tuple) -> list[Segment]:
+    """_finish for a merged run of upright glyphs given as index ranges of the page's columns.
+    more_columns: the page's (height, size, descent) keys, end_xs, fonts and flags."""
     if len(ranges) == 1 and not repeats:
         # the usual line: one stream run in one font, in order along the line, with sizes (so
         # its gaps passed the gutter test in stream order): one segment, from slices
         a, b = ranges[0]
+        keys, end_xs, fonts, flags = more_columns
         line_xs = xs[a:b]
-        first = metrics[a]
         line_sizes = sizes[a:b]
-        if (metrics[a:b].count(first) == b - a and list(line_xs) == sorted(line_xs)
+        if (keys[a:b].count(keys[a]) == b - a and list(line_xs) == sorted(line_xs)
                 and (b - a == 1 or min(line_sizes) > 0)):
+            first = metrics[a]
             line_ys = ys[a:b]
             line_ends = ends[a:b]
             size = max(0.0, max(line_sizes))
@@ -376,6 +383,7 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
                 cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
                 top=min(line_ys) - first[2], bottom=max(line_ys) + first[3],
                 size=size if size > 0 else first[0], height=first[0], order=a,
+                upright=(texts[a:b], line_xs, line_ys, end_xs[a:b], line_sizes, fonts[a:b], flags[a:b]),
             )]
     order: range | list[int]
     in_stream_order = False   # one stream run, already in order along the line

@@ -231,6 +231,23 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
     return [w for w in words if w.text]
 
 
+def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], columns: tuple,
+                  base_rtl: bool | None = None) -> list[Word]:
+    """build_words for a segment of the upright path (Segment.upright: one font, glyphs in order
+    along the line, direction (1, 0)): the same rules, without transposing the glyphs again."""
+    texts, xs, ys, end_xs, sizes, fonts, flags = columns
+    if len(glyphs) > 1 and list(ends) == sorted(ends):   # in order (no NaN: finite coordinates)
+        line_text = "".join(texts)
+        top_char = max(line_text)
+        if top_char < "\u0590":
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char)
+            words = _uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags)
+            if "\u00ad" in line_text:
+                _soft_hyphens(words)
+            return [w for w in words if w.text]
+    return build_words(glyphs, starts, ends, base_rtl=base_rtl)
+
+
 def split_at_breaks(glyphs: list[Glyph], breaks: list[bool]) -> list[list[Glyph]]:
     """Glyph groups between word breaks (breaks[i] lies between glyph i and i + 1); whitespace glyphs dropped."""
     groups: list[list[Glyph]] = []
