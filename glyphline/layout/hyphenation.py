@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from operator import methodcaller
 
 from .scripts import no_space_between
 
@@ -22,6 +23,9 @@ SOFT_HYPHEN = "\u00ad"
 
 # Punctuation stripped from a token's edges before looking it up (quotes, brackets, stops).
 _EDGE_PUNCT = "\"'“”‘’„«»‹›()[]{}.,;:!?…*"
+
+
+_STRIP_EDGES = methodcaller("strip", _EDGE_PUNCT)
 
 
 def _key(token: str) -> str:
@@ -38,14 +42,10 @@ class Vocabulary:
         """Count a line's words; a line-end word ending in a hyphen is a fragment, not a word."""
         if not words:
             return
-        last = len(words) - 1
-        counts = self.counts
-        for i, w in enumerate(words):
-            if i == last and w and w[-1] in HYPHENS:
-                continue
-            k = _key(w)
-            if k:
-                counts[k] += 1
+        if words[-1][-1:] in HYPHENS:
+            words = words[:-1]
+        # _key for every word at C speed; empty keys (punctuation only) are not words
+        self.counts.update(filter(None, map(str.lower, map(_STRIP_EDGES, words))))
 
     def update(self, other: "Vocabulary") -> None:
         self.counts.update(other.counts)
