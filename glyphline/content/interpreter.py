@@ -414,13 +414,78 @@ class _Interpreter:
     def op_show(self, operands) -> None:
         if operands[0].__class__ is not bytes:
             raise TypeError("string")
-        self.show(operands)
+        if not self.show_upright(operands):
+            self.show(operands)
 
     def op_show_array(self, operands) -> None:
         items = operands[0]
         if items.__class__ is not list:
             raise TypeError("array")
-        self.show(items)
+        if not self.show_upright(items):
+            self.show(items)
+
+    def show_upright(self, items: list) -> bool:
+        """show() for upright text (a level baseline: Tm × CTM has no shear b) in a font with a
+        placement table, outside /ActualText: the baseline y never changes along a TJ array, so
+        it is tested against the clip once, and the strings are charged up front. False when
+        the text is not such (show() then does it)."""
+        setup = self._horizontal_setup()
+        if setup is None or setup[1] != 0.0 or setup[25] is None or self.span is not None:
+            return False
+        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
+         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
+         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
+        strings = [item for item in items if item.__class__ is bytes]
+        if code_bytes != 1 and any([len(string) & 1 for string in strings]):
+            return False                             # an odd byte: show() decodes it
+        x, y = self._pen_origin(rise_x, rise_y)
+        if y == 0.0:
+            return False                             # y + 0.0 could flip the sign of a zero y
+        self.budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
+        clip = self.clip
+        if clip is not None:
+            x0, y0, x1, y1 = clip
+            # a glyph's box centre is tested against the clip; end_y == y on a level baseline
+            level_inside = y0 <= (y + y) * 0.5 + centre_y <= y1
+        out_append = self.out.append
+        place = self.place
+        new = _new_glyph
+        placed_get = placements.get
+        undecodable = 0
+        pen = 0.0
+        for item in items:
+            if item.__class__ is bytes:
+                if code_bytes == 1:
+                    codes = item
+                elif len(item) == 2:
+                    codes = (item[0] << 8 | item[1],)
+                else:
+                    codes = _unpack(">%dH" % (len(item) >> 1), item)
+                for code in codes:
+                    placed = placed_get(code)
+                    if placed is None:
+                        placed = place(setup, char_of(code))
+                        if len(placements) < MAX_PLACED_CODES:
+                            placements[code] = placed
+                    text, width_x, _, move, move_x, _, advance = placed
+                    if text is not None:
+                        end_x = x + width_x
+                        if clip is None or (level_inside and x0 <= (x + end_x) * 0.5 + centre_x <= x1):
+                            out_append(new(Glyph, (text, x, y, end_x, y, advance, dx, dy,
+                                                   height, descent, em, name, flags, mcid)))
+                    else:
+                        undecodable += 1
+                    pen += move
+                    x += move_x
+            elif item.__class__ is int or item.__class__ is float:
+                shift = -item * THOUSANDTH * scale
+                pen += shift
+                x += shift * a
+        ta, tb, tc, td, te, tf = self.tm
+        self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
+        if undecodable:
+            self.env.undecodable += undecodable
+        return True
 
     def op_show_run(self, operands) -> None:
         """A lexer TEXT_RUN, "string Tj tx ty Td" repeated. Skia draws every glyph so, one code per
