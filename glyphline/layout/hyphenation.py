@@ -40,12 +40,16 @@ class Vocabulary:
 
     def add_line(self, words: list[str]) -> None:
         """Count a line's words; a line-end word ending in a hyphen is a fragment, not a word."""
-        if not words:
-            return
-        if words[-1][-1:] in HYPHENS:
-            words = words[:-1]
+        self.add_lines([words])
+
+    def add_lines(self, lines: Iterable[list[str]]) -> None:
+        """add_line for many lines, counted in one pass."""
+        tokens: list[str] = []
+        for words in lines:
+            if words:
+                tokens += words[:-1] if words[-1][-1:] in HYPHENS else words
         # _key for every word at C speed; empty keys (punctuation only) are not words
-        self.counts.update(filter(None, map(str.lower, map(_STRIP_EDGES, words))))
+        self.counts.update(filter(None, map(str.lower, map(_STRIP_EDGES, tokens))))
 
     def update(self, other: "Vocabulary") -> None:
         self.counts.update(other.counts)

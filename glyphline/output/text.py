@@ -24,10 +24,8 @@ MODES = ("reflow", "preserve")
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
     """Count every unbroken word of the document: the evidence dehyphenation consults."""
     vocabulary = Vocabulary()
-    for layout in layouts:
-        for block in layout.blocks:
-            for line in block.lines:
-                vocabulary.add_line([w.text for w in line.words])
+    vocabulary.add_lines([w.text for w in line.words]
+                         for layout in layouts for block in layout.blocks for line in block.lines)
     return vocabulary
 
 
