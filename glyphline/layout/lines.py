@@ -21,6 +21,7 @@ baseline stay apart here; the block stage joins segments that belong to one line
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from itertools import compress
 from operator import eq, itemgetter, ne, sub
 from dataclasses import dataclass, field
@@ -299,7 +300,6 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
             compress(range(1, n), map(ne, descents[1:], descents))))
     table: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
     metrics: list[tuple[float, float, float, float]] = []
-    keys: list[tuple[float, float, float]] = []
     units: list[float] = []
     run_sizes: list[float] = []
     for a, b in zip([0] + changes, changes + [n]):
@@ -308,7 +308,6 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         if m is None:
             m = table[key] = _upright_metrics(*key)
         metrics += [m] * (b - a)
-        keys += [key] * (b - a)
         units += [m[0]] * (b - a)
         run_sizes += [m[1]] * (b - a)
     # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
@@ -324,20 +323,27 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
                 if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
     runs: list[_Run] = []
     for a, b in zip([0] + cuts, cuts + [n]):
-        if changes:
+        if changes and _changes_inside(changes, a, b):
             run_units = units[a:b]
             height = max(run_units)
             v, size = ys[a + run_units.index(height)], max(run_sizes[a:b])
-        else:   # one font on the page
+        else:   # one font along the run
             height, v, size = units[a], ys[a], run_sizes[a]
-        runs.append(_Run(HORIZONTAL, (a, b), v, height, size, min(xs[a:b]), max(ends[a:b]), a))
+        # the extent along the line is only needed where runs share a baseline (_merge_runs)
+        runs.append(_Run(HORIZONTAL, (a, b), v, height, size, None, None, a))
     # the glyphs that repeat one of the two before them close by (fake bold), if any
     repeats = _close_repeats(texts, xs, ys, sizes)
     segments: list[Segment] = []
-    for run in _merge_runs(runs):
+    for run in _merge_runs(runs, lambda a, b: (min(xs[a:b]), max(ends[a:b]))):
         segments.extend(_upright_finish(run.items, glyphs, texts, xs, ys, ends, sizes, metrics,
-                                        repeats, (keys, end_xs, fonts, flags)))
+                                        repeats, (changes, end_xs, fonts, flags)))
     return segments
+
+
+def _changes_inside(changes: list[int], a: int, b: int) -> bool:
+    """Does the font change between glyphs a and b - 1 (changes: sorted indices where it does)?"""
+    i = bisect_right(changes, a)
+    return i < len(changes) and changes[i] < b
 
 
 def _close_repeats(texts, xs, ys, sizes) -> list[int]:
@@ -364,26 +370,27 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
 def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
                     metrics, repeats: list[int], more_columns: tuple) -> list[Segment]:
     """_finish for a merged run of upright glyphs given as index ranges of the page's columns.
-    more_columns: the page's (height, size, descent) keys, end_xs, fonts and flags."""
+    more_columns: the indices where the font (height, size, descent) changes, end_xs, fonts
+    and flags."""
     if len(ranges) == 1 and not repeats:
         # the usual line: one stream run in one font, in order along the line, with sizes (so
         # its gaps passed the gutter test in stream order): one segment, from slices
         a, b = ranges[0]
-        keys, end_xs, fonts, flags = more_columns
+        changes, end_xs, fonts, flags = more_columns
         line_xs = xs[a:b]
-        line_sizes = sizes[a:b]
-        if (keys[a:b].count(keys[a]) == b - a and list(line_xs) == sorted(line_xs)
-                and (b - a == 1 or min(line_sizes) > 0)):
+        size = sizes[a]   # one font: every glyph's size
+        if ((b - a == 1 or size > 0) and not (changes and _changes_inside(changes, a, b))
+                and list(line_xs) == sorted(line_xs)):
             first = metrics[a]
             line_ys = ys[a:b]
             line_ends = ends[a:b]
-            size = max(0.0, max(line_sizes))
+            size = max(0.0, size)
             return [Segment(
                 glyphs=glyphs[a:b], starts=list(line_xs), ends=line_ends, direction=HORIZONTAL,
                 cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
                 top=min(line_ys) - first[2], bottom=max(line_ys) + first[3],
                 size=size if size > 0 else first[0], height=first[0], order=a,
-                upright=(texts[a:b], line_xs, line_ys, end_xs[a:b], line_sizes, fonts[a:b], flags[a:b]),
+                upright=(texts[a:b], line_xs, line_ys, end_xs[a:b], sizes[a:b], fonts[a:b], flags[a:b]),
             )]
     order: range | list[int]
     in_stream_order = False   # one stream run, already in order along the line
@@ -471,12 +478,14 @@ def _may_repeat(texts: list[str], xs: list[float], ys: list[float], sizes: list[
     return False
 
 
-def _merge_runs(runs: list[_Run]) -> list[_Run]:
+def _merge_runs(runs: list[_Run], extent=None) -> list[_Run]:
     """Merge runs that share a baseline and touch along it.
 
     Runs are grouped by baseline (sorted across the line; a group's first run is its
     reference, so groups never chain), then each group is swept along the line, joining
     runs that overlap or lie within a segment gap of each other, whatever their stream order.
+    `extent(a, b)` gives (u0, u1) of the upright path's runs, which leave them unset until
+    they share a baseline with another run.
     """
     if len(runs) == 1:
         return runs
@@ -492,6 +501,9 @@ def _merge_runs(runs: list[_Run]) -> list[_Run]:
     merged: list[_Run] = []
     for group in groups:
         if len(group) > 1:
+            if extent is not None:
+                for run in group:
+                    run.u0, run.u1 = extent(*run.items[0])
             group.sort(key=lambda r: r.u0)
         current = group[0]
         for run in group[1:]:
