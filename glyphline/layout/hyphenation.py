@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from operator import methodcaller
 
 from .scripts import no_space_between
 
@@ -25,9 +24,6 @@ SOFT_HYPHEN = "\u00ad"
 _EDGE_PUNCT = "\"'“”‘’„«»‹›()[]{}.,;:!?…*"
 
 
-_STRIP_EDGES = methodcaller("strip", _EDGE_PUNCT)
-
-
 def _key(token: str) -> str:
     return token.strip(_EDGE_PUNCT).lower()
 
@@ -36,7 +32,21 @@ class Vocabulary:
     """How often each word occurs unbroken (never counting a line-end fragment)."""
 
     def __init__(self, counts: Counter | None = None):
-        self.counts: Counter = counts if counts is not None else Counter()
+        self._keyed: Counter = counts if counts is not None else Counter()
+        self._raw: Counter = Counter()   # tokens as they stand, keyed on first lookup
+
+    @property
+    def counts(self) -> Counter:
+        """Occurrences by _key. A document repeats its words: keying each distinct token once,
+        when the first question comes, is cheaper than keying every occurrence."""
+        if self._raw:
+            keyed = self._keyed
+            for token, n in self._raw.items():
+                key = _key(token)
+                if key:   # punctuation alone is not a word
+                    keyed[key] += n
+            self._raw = Counter()
+        return self._keyed
 
     def add_line(self, words: list[str]) -> None:
         """Count a line's words; a line-end word ending in a hyphen is a fragment, not a word."""
@@ -48,8 +58,7 @@ class Vocabulary:
         for words in lines:
             if words:
                 tokens += words[:-1] if words[-1][-1:] in HYPHENS else words
-        # _key for every word at C speed; empty keys (punctuation only) are not words
-        self.counts.update(filter(None, map(str.lower, map(_STRIP_EDGES, tokens))))
+        self._raw.update(tokens)
 
     def update(self, other: "Vocabulary") -> None:
         self.counts.update(other.counts)
