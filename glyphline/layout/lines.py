@@ -295,9 +295,8 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
             and descents.count(descents[0]) == n:
         changes = []
     else:
-        changes = sorted(set(compress(range(1, n), map(ne, heights[1:], heights))).union(
-            compress(range(1, n), map(ne, sizes[1:], sizes)),
-            compress(range(1, n), map(ne, descents[1:], descents))))
+        fonts_of = list(zip(heights, sizes, descents))
+        changes = list(compress(range(1, n), map(ne, fonts_of[1:], fonts_of)))
     table: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
     metrics: list[tuple[float, float, float, float]] = []
     units: list[float] = []
