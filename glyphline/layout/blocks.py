@@ -440,8 +440,9 @@ def _labels_in_stream_order(lines: list[TextLine]) -> list[TextLine]:
 
 def _sub_line_step(upper: list[Segment], lower: list[Segment]) -> bool:
     """Are two baseline groups closer than any two lines of text can be?"""
-    size = min(max(s.size for s in upper), max(s.size for s in lower))
-    return lower[0].v - upper[0].v < SUB_LINE_STEP_EM * size
+    up = upper[0].size if len(upper) == 1 else max(s.size for s in upper)
+    low = lower[0].size if len(lower) == 1 else max(s.size for s in lower)
+    return lower[0].v - upper[0].v < SUB_LINE_STEP_EM * (up if up < low else low)
 
 
 def _text_size(sizes: tuple[float, ...], largest: float) -> float:
