@@ -21,6 +21,7 @@ baseline stay apart here; the block stage joins segments that belong to one line
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_right
 from itertools import compress
 from operator import eq, itemgetter, ne, sub
@@ -54,6 +55,7 @@ MAX_BOX_HEIGHT_EM = 3.0
 # half a box swallow the next line of display type, and hide word gaps (words.py).
 MAX_UNIT_EM = 1.25
 
+_SPACING_ACCENT = re.compile("[" + "".join(map(re.escape, SPACING_ACCENTS)) + "]")   # one scan of a page's text
 _BY_U_THEN_ORDER = itemgetter(0, 3)   # sort key of _finish's items: along the line, then stream order
 HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
 
@@ -162,7 +164,7 @@ def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment
         text = "".join([g.text for g in glyphs])
     if text and max(text) >= "\u2e80":   # every CJK code point is at or above U+2E80
         glyphs = restack_vertical(glyphs)
-    accents = (not SPACING_ACCENTS.keys().isdisjoint(text)
+    accents = (_SPACING_ACCENT.search(text) is not None
                and not SPACING_ACCENTS.keys().isdisjoint([g.text for g in glyphs]))
     if not accents:
         segments = _upright_segments(glyphs)
