@@ -39,6 +39,24 @@ _INVISIBLE_MODES = (3, 7)       # text render modes that paint nothing (OCR laye
 _BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
 _new_glyph = tuple.__new__      # Glyph(...) without the Python-level __new__: one call less per glyph
 _PLACEMENT_KEY = struct.Struct("9d").pack   # exact floats: 0.0 and -0.0 are different text states
+
+
+class _PlacementTable(dict):
+    """code → placement (see _Interpreter.place) under one font and text state, filled on
+    first use: table[code] is one dict lookup for a code seen before."""
+
+    __slots__ = ("state", "char_of")
+
+    def __init__(self, state: tuple, char_of):
+        super().__init__()
+        self.state = state
+        self.char_of = char_of
+
+    def __missing__(self, code: int) -> tuple:
+        placed = _Interpreter.place(self.state, self.char_of(code))
+        if len(self) < MAX_PLACED_CODES:
+            self[code] = placed
+        return placed
 _unpack = struct.unpack
 
 
@@ -448,9 +466,7 @@ class _Interpreter:
             # a glyph's box centre is tested against the clip; end_y == y on a level baseline
             level_inside = y0 <= (y + y) * 0.5 + centre_y <= y1
         out_append = self.out.append
-        place = self.place
         new = _new_glyph
-        placed_get = placements.get
         undecodable = 0
         pen = 0.0
         for item in items:
@@ -462,11 +478,7 @@ class _Interpreter:
                 else:
                     codes = _unpack(">%dH" % (len(item) >> 1), item)
                 for code in codes:
-                    placed = placed_get(code)
-                    if placed is None:
-                        placed = place(setup, char_of(code))
-                        if len(placements) < MAX_PLACED_CODES:
-                            placements[code] = placed
+                    placed = placements[code]
                     text, width_x, _, move, move_x, _, advance = placed
                     if text is not None:
                         end_x = x + width_x
@@ -514,19 +526,13 @@ class _Interpreter:
         if clip is not None:
             x0, y0, x1, y1 = clip
         out_append = self.out.append
-        place = self.place
         new = _new_glyph
-        placed_get = placements.get
         undecodable = 0
         te, tf = self.tlm[4:]                        # the line origin each Td moves
         joined = b"".join(strings)
         codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
         for code, (move_x, move_y) in zip(codes, items[1::2]):
-            placed = placed_get(code)
-            if placed is None:
-                placed = place(setup, char_of(code))
-                if len(placements) < MAX_PLACED_CODES:
-                    placements[code] = placed
+            placed = placements[code]
             text, width_x, width_y, _, _, _, advance = placed
             if text is not None:
                 end_x = x + width_x
@@ -602,9 +608,8 @@ class _Interpreter:
         charge_glyphs = self.budget.charge_glyphs
         charge_operators = self.budget.charge_operators
         place = self.place
+        state = (a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit)
         new = _new_glyph
-        if placements is not None:
-            placed_get = placements.get
         undecodable = 0
         pen = 0.0                                    # the same pen along text-space x, for Tm
         line = None                                  # set once a Td of a text run moved the line
@@ -636,11 +641,7 @@ class _Interpreter:
                     codes = (item[0] << 8 | item[1],) if count == 1 else _unpack(">%dH" % count, item)
                     charge_glyphs(count)
                 for code in codes:
-                    placed = placed_get(code)
-                    if placed is None:
-                        placed = place(setup, char_of(code))
-                        if len(placements) < MAX_PLACED_CODES:
-                            placements[code] = placed
+                    placed = placements[code]
                     text, width_x, width_y, move, move_x, move_y, advance = placed
                     if text is not None:
                         end_x = x + width_x
@@ -658,7 +659,7 @@ class _Interpreter:
             chars = decode(item)
             charge_glyphs(len(chars))
             for char in chars:
-                text, width_x, width_y, move, move_x, move_y, advance = place(setup, char)
+                text, width_x, width_y, move, move_x, move_y, advance = place(state, char)
                 if span is None:
                     if text is not None:
                         end_x = x + width_x
@@ -686,11 +687,11 @@ class _Interpreter:
             self.env.undecodable += undecodable
 
     @staticmethod
-    def place(setup: tuple, char) -> tuple:
-        """Where a char puts its glyph and the pen, relative to the pen, under one text state:
-        (text, font advance x/y, pen move in text space, pen move x/y, signed advance length)."""
-        a, b = setup[0], setup[1]
-        h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit = setup[5:12]
+    def place(state: tuple, char) -> tuple:
+        """Where a char puts its glyph and the pen, relative to the pen, under one text state
+        (placement_state): (text, font advance x/y, pen move in text space, pen move x/y,
+        signed advance length)."""
+        a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit = state
         width = char.width
         if char.is_space:
             move = (width * size_x + space_spacing) * h_scale
@@ -782,7 +783,7 @@ class _Interpreter:
         if entry is None or entry[0] is not font:   # the font is kept in the entry: its id is not reused
             if len(self.placements) >= MAX_PLACEMENT_STATES:
                 self.placements.clear()
-            entry = self.placements[key] = (font, {})
+            entry = self.placements[key] = (font, _PlacementTable(state, char_of))
         return entry[1], char_of, code_bytes
 
     def show_vertical(self, font: Font, items) -> None:
