@@ -446,3 +446,36 @@ def simple_page_pdf(text: bytes = b"Hello", *, size: float = 12, at=(72, 700), *
     font = b.font_type1("Helvetica")
     b.page(b"BT /F1 %g Tf %g %g Td (%s) Tj ET" % (size, at[0], at[1], text), fonts={"F1": font}, **page_args)
     return b.build()
+
+
+# ---------------------------------------------------------------- in-memory pypdf objects
+
+def pdf_object(value):
+    """Python value → pypdf object, for tests that hand objects to a stage directly: '/Name'
+    strings become names, other strings text strings, lists arrays, dicts dictionaries, bytes
+    a decoded stream, None null; pypdf objects pass through."""
+    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject,
+                               NameObject, NullObject, NumberObject, PdfObject, TextStringObject)
+
+    if isinstance(value, PdfObject):
+        return value
+    if value is None:
+        return NullObject()
+    if isinstance(value, bool):
+        raise TypeError("no booleans here")
+    if isinstance(value, int):
+        return NumberObject(value)
+    if isinstance(value, float):
+        return FloatObject(value)
+    if isinstance(value, str):
+        return NameObject(value) if value.startswith("/") else TextStringObject(value)
+    if isinstance(value, (list, tuple)):
+        return ArrayObject(pdf_object(v) for v in value)
+    if isinstance(value, dict):
+        return DictionaryObject({NameObject(k): pdf_object(v) for k, v in value.items()})
+    if isinstance(value, bytes):
+        stream = DecodedStreamObject()
+        stream.set_data(value)
+        return stream
+    raise TypeError(type(value))
+

@@ -26,6 +26,7 @@ from glyphline.fonts.glyphnames import glyph_to_unicode
 from glyphline.fonts.simple import SimpleFont
 from glyphline.fonts.tounicode import parse_cmap
 from glyphline.limits import Limits
+from pdfbuilder import pdf_object as pdf_value
 
 LIMITS = Limits()
 
@@ -34,29 +35,6 @@ LIMITS = Limits()
 
 def read_stream(stream) -> bytes:
     return stream.get_data()
-
-
-def pdf_value(value):
-    """Python → pypdf object: str '/X' → name, other str → text string, list → array, dict → dict."""
-    if isinstance(value, (DictionaryObject, ArrayObject, DecodedStreamObject, NameObject, NullObject)):
-        return value
-    if value is None:
-        return NullObject()
-    if isinstance(value, bool):
-        raise TypeError("no booleans in font dicts here")
-    if isinstance(value, int):
-        return NumberObject(value)
-    if isinstance(value, float):
-        return FloatObject(value)
-    if isinstance(value, str):
-        return NameObject(value) if value.startswith("/") else TextStringObject(value)
-    if isinstance(value, (list, tuple)):
-        return ArrayObject(pdf_value(v) for v in value)
-    if isinstance(value, dict):
-        return DictionaryObject({NameObject(k): pdf_value(v) for k, v in value.items()})
-    if isinstance(value, bytes):
-        return stream(value)
-    raise TypeError(type(value))
 
 
 def stream(data: bytes, **attrs) -> DecodedStreamObject:

@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 
 import pytest
-from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject,
-                           NumberObject, StreamObject, TextStringObject)
+from pypdf.generic import (DecodedStreamObject, DictionaryObject, NameObject)
 
 from glyphline.content.env import PageEnv
 from glyphline.content.interpreter import decode_text_string, interpret
 from glyphline.fonts.base import DecodedChar, Font
 from glyphline.glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL
 from glyphline.limits import Limits, PageBudget, PageBudgetExceeded
+from pdfbuilder import pdf_object as pdf
 
 UNDECODABLE = 0x01      # MonoFont has no Unicode for this code
 FLIP = (1.0, 0.0, 0.0, -1.0, 0.0, 792.0)   # a US-letter page: user space → viewer space (y down)
@@ -34,25 +34,6 @@ class VerticalFont(Font):
 
     def decode(self, data: bytes) -> list[DecodedChar]:
         return [DecodedChar(b, chr(b), 1000.0, b == 32, -1000.0, 500.0, 880.0) for b in data]
-
-
-def pdf(value):
-    """Python value → pypdf object: '/Name' strings become names, other strings text strings."""
-    if isinstance(value, StreamObject):
-        return value
-    if isinstance(value, dict):
-        return DictionaryObject({NameObject(k): pdf(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
-        return ArrayObject(pdf(v) for v in value)
-    if isinstance(value, bool):
-        raise TypeError(value)
-    if isinstance(value, int):
-        return NumberObject(value)
-    if isinstance(value, float):
-        return FloatObject(value)
-    if isinstance(value, str):
-        return NameObject(value) if value.startswith("/") else TextStringObject(value)
-    return value
 
 
 def form(content: bytes, matrix=None, resources=None) -> DecodedStreamObject:
