@@ -141,7 +141,8 @@ def key_vector(key: int) -> tuple[float, float]:
 
 class _Run:
     # items: (u, end, glyph, stream index) per glyph; on the upright path, (start, stop)
-    # ranges of stream indices (merging concatenates either kind)
+    # ranges of stream indices (merging concatenates either kind), and u0, u1 stay None
+    # until _merge_runs needs them
     __slots__ = ("items", "key", "v", "height", "size", "u0", "u1", "order")
 
     def __init__(self, key, item, v, height, size, u0, u1, order):
