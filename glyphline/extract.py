@@ -127,48 +127,40 @@ def extract_text(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, m
                  cancel: CancelSignal = None) -> Result:
     """The whole text. Raises NotAPDF, PasswordRequired, DamagedPDF, BudgetExceeded, Cancelled,
     or ValueError for a bad mode or page spec."""
-    with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
-        return _extract_text(data, mode=mode, pages=pages, markers=markers, page_breaks=page_breaks,
-                             dehyphenate=dehyphenate, password=password, limits=limits, bom=bom,
-                             on_progress=on_progress, cancel=cancel)
-
-
-def _extract_text(data: bytes, *, mode: str, pages: PageSpec, markers: bool, page_breaks: bool,
-                  dehyphenate: bool, password: str, limits: Limits | None, bom: bool,
-                  on_progress: ProgressCallback | None, cancel: CancelSignal) -> Result:
     _check_mode(mode)
-    document = open_document(data, password=password, limits=limits)
-    numbers, selection_warnings = select_pages(pages, document.page_count)
-    analysed: list[tuple[PageLayout, list[str], int]] = []
-    for done, number in enumerate(numbers, 1):
-        _check_cancel(cancel)
-        analysed.append(_analyse(document, number))
-        if on_progress is not None:
-            on_progress(done, len(numbers))
-    analysed = _with_document_stats(document, analysed)
-    vocabulary = _vocabulary([layout for layout, _, _ in analysed], mode, dehyphenate)
-    if vocabulary is not None:
-        from .output.text import join_across_pages
+    with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
+        document = open_document(data, password=password, limits=limits)
+        numbers, selection_warnings = select_pages(pages, document.page_count)
+        analysed: list[tuple[PageLayout, list[str], int]] = []
+        for done, number in enumerate(numbers, 1):
+            _check_cancel(cancel)
+            analysed.append(_analyse(document, number))
+            if on_progress is not None:
+                on_progress(done, len(numbers))
+        analysed = _with_document_stats(document, analysed)
+        vocabulary = _vocabulary([layout for layout, _, _ in analysed], mode, dehyphenate)
+        if vocabulary is not None:
+            from .output.text import join_across_pages
 
-        join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
-    results = [_render(layout, warnings, rotation, mode, vocabulary, dehyphenate)
-               for layout, warnings, rotation in analysed]
-    scan = scan_report(results)
-    document_warnings = list(document.warnings) + selection_warnings
-    if mode == "json":
-        from .output import json_out
+            join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
+        results = [_render(layout, warnings, rotation, mode, vocabulary, dehyphenate)
+                   for layout, warnings, rotation in analysed]
+        scan = scan_report(results)
+        document_warnings = list(document.warnings) + selection_warnings
+        if mode == "json":
+            from .output import json_out
 
-        page_objects = [_json_page(layout, warnings_, rotation) for layout, warnings_, rotation in analysed]
-        text = json_out.dumps(json_out.document_object(
-            page_objects, page_count=document.page_count, metadata=document.metadata,
-            scan=scan.as_dict() if scan else None, warnings=document_warnings)) + "\n"
-    else:
-        text = join_pages(results, markers=markers, page_breaks=page_breaks)
-    if bom:
-        text = BOM + text
-    return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
-                  page_count=document.page_count, metadata=dict(document.metadata),
-                  document_warnings=document_warnings)
+            page_objects = [_json_page(layout, warnings_, rotation) for layout, warnings_, rotation in analysed]
+            text = json_out.dumps(json_out.document_object(
+                page_objects, page_count=document.page_count, metadata=document.metadata,
+                scan=scan.as_dict() if scan else None, warnings=document_warnings)) + "\n"
+        else:
+            text = join_pages(results, markers=markers, page_breaks=page_breaks)
+        if bom:
+            text = BOM + text
+        return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
+                      page_count=document.page_count, metadata=dict(document.metadata),
+                      document_warnings=document_warnings)
 
 
 def iter_pages(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, dehyphenate: bool = True,
