@@ -214,10 +214,8 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
         breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
         if (top_char < "\u0590" and descents.count(descents[0]) == n
                 and dys.count(0.0) == n and min(dxs) > 0.0):
-            words = _uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags)
-            if "\u00ad" in line_text:
-                _soft_hyphens(words)
-            return [w for w in words if w.text]
+            return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
+                            line_text)
     else:
         breaks = word_breaks(glyphs, starts, ends, ratio)
     if any(g.text[0] >= "\u0590" and is_rtl(g.text[0]) for g in glyphs):
@@ -227,8 +225,7 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
                  for indices, text in logical_words([g.text for g in glyphs], starts_word, base_rtl)]
     else:
         words = [_word(grp) for grp in split_at_breaks(glyphs, breaks)]
-    _soft_hyphens(words)
-    return [w for w in words if w.text]
+    return _settled(words, line_text)
 
 
 def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], columns: tuple,
@@ -241,10 +238,8 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         top_char = max(line_text)
         if top_char < "\u0590":
             breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char)
-            words = _uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags)
-            if "\u00ad" in line_text:
-                _soft_hyphens(words)
-            return [w for w in words if w.text]
+            return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
+                            line_text)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 
@@ -261,6 +256,13 @@ def split_at_breaks(glyphs: list[Glyph], breaks: list[bool]) -> list[list[Glyph]
     if current:
         groups.append(current)
     return groups
+
+
+def _settled(words: list[Word], line_text: str) -> list[Word]:
+    """A line's words with its soft hyphens settled and the words left empty dropped."""
+    if SOFT_HYPHEN in line_text:   # (every word's text is made of the line's characters)
+        _soft_hyphens(words)
+    return [w for w in words if w.text]
 
 
 def _soft_hyphens(words: list[Word]) -> None:
