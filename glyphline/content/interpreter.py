@@ -60,6 +60,15 @@ class _PlacementTable(dict):
 _unpack = struct.unpack
 
 
+def _codes(string: bytes, code_bytes: int):
+    """The codes of a string in a font with a placement table: a byte each, or two (big-endian)."""
+    if code_bytes == 1:
+        return string
+    if len(string) == 2:
+        return (string[0] << 8 | string[1],)
+    return _unpack(">%dH" % (len(string) >> 1), string)
+
+
 def interpret(content: bytes, resources, ctm: tuple, env: PageEnv, *, in_form: bool = False,
               out: list[Glyph] | None = None) -> list[Glyph]:
     """Interpret `content` and append its glyphs to `out` (returned).
@@ -448,11 +457,13 @@ class _Interpreter:
         it is tested against the clip once, and the strings are charged up front. False when
         the text is not such (show() then does it)."""
         setup = self._horizontal_setup()
-        if setup is None or setup[1] != 0.0 or setup[25] is None or self.span is not None:
+        if setup is None or self.span is not None:
             return False
         (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
          advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
          name, flags, mcid, decode, placements, char_of, code_bytes) = setup
+        if b != 0.0 or placements is None:
+            return False
         strings = [item for item in items if item.__class__ is bytes]
         if code_bytes != 1 and any([len(string) & 1 for string in strings]):
             return False                             # an odd byte: show() decodes it
@@ -471,15 +482,8 @@ class _Interpreter:
         pen = 0.0
         for item in items:
             if item.__class__ is bytes:
-                if code_bytes == 1:
-                    codes = item
-                elif len(item) == 2:
-                    codes = (item[0] << 8 | item[1],)
-                else:
-                    codes = _unpack(">%dH" % (len(item) >> 1), item)
-                for code in codes:
-                    placed = placements[code]
-                    text, width_x, _, move, move_x, _, advance = placed
+                for code in _codes(item, code_bytes):
+                    text, width_x, _, move, move_x, _, advance = placements[code]
                     if text is not None:
                         end_x = x + width_x
                         if clip is None or (level_inside and x0 <= (x + end_x) * 0.5 + centre_x <= x1):
@@ -508,14 +512,16 @@ class _Interpreter:
         if items.__class__ is not list:
             raise TypeError("array")
         setup = self._horizontal_setup()
-        strings = items[::2]
-        if (setup is None or setup[25] is None or self.span is not None or len(items) & 1
-                or set(map(len, strings)) != {setup[27]}):
+        if setup is None or self.span is not None or len(items) & 1:
             self.show(items)
             return
         (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
          advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
          name, flags, mcid, decode, placements, char_of, code_bytes) = setup
+        strings = items[::2]
+        if placements is None or set(map(len, strings)) != {code_bytes}:
+            self.show(items)
+            return
         ta, tb, tc, td, _, _ = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
         x, y = self._pen_origin(rise_x, rise_y)
@@ -532,8 +538,7 @@ class _Interpreter:
         joined = b"".join(strings)
         codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
         for code, (move_x, move_y) in zip(codes, items[1::2]):
-            placed = placements[code]
-            text, width_x, width_y, _, _, _, advance = placed
+            text, width_x, width_y, _, _, _, advance = placements[code]
             if text is not None:
                 end_x = x + width_x
                 end_y = y + width_y
@@ -633,16 +638,10 @@ class _Interpreter:
                 continue
             if placements is not None and span is None and (code_bytes == 1 or not len(item) & 1):
                 # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
-                if code_bytes == 1:
-                    codes = item
-                    charge_glyphs(len(item))
-                else:
-                    count = len(item) >> 1
-                    codes = (item[0] << 8 | item[1],) if count == 1 else _unpack(">%dH" % count, item)
-                    charge_glyphs(count)
+                codes = _codes(item, code_bytes)
+                charge_glyphs(len(codes))
                 for code in codes:
-                    placed = placements[code]
-                    text, width_x, width_y, move, move_x, move_y, advance = placed
+                    text, width_x, width_y, move, move_x, move_y, advance = placements[code]
                     if text is not None:
                         end_x = x + width_x
                         end_y = y + width_y
