@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, REPO, StaticServer, cli_output, download_text, wait_job_state
+from e2e_support import REPO, StaticServer, cli_output, download_text, open_app, wait_job_state
 
 pytestmark = pytest.mark.e2e
 
@@ -38,9 +38,7 @@ def host(site_dir, tmp_path_factory):
 def test_the_app_works_under_a_subpath(browser, host):
     context = browser.new_context(accept_downloads=True)
     try:
-        page = context.new_page()
-        page.goto(host.url + "tools/pdf/")
-        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page = open_app(context, host.url + "tools/pdf/")
         scope = page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r && r.scope)")
         assert scope == host.url + "tools/pdf/"
         page.locator("#sample").click()
@@ -55,9 +53,7 @@ def test_the_app_works_under_a_subpath(browser, host):
 def test_another_page_embeds_the_module_and_the_element(browser, host):
     context = browser.new_context(accept_downloads=True)
     try:
-        page = context.new_page()
-        page.goto(host.url + "blog/post.html")
-        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)  # `preload` started it
+        page = open_app(context, host.url + "blog/post.html")  # `preload` started the worker
         text = page.evaluate("""async () => {
             const blob = await (await fetch('../tools/pdf/samples/sample.pdf')).blob();
             return (await window.blog.extractText(blob)).text;

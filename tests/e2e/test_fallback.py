@@ -7,22 +7,44 @@ import shutil
 
 import pytest
 
-from e2e_support import (BOOT_TIMEOUT_MS, READY_SELECTOR, REPO, StaticServer, cli_output, download_text, job,
-                         make_long_pdf, wait_job_state)
+from e2e_support import (REPO, StaticServer, cli_output, download_text, job, make_long_pdf, open_app,
+                         wait_job_state)
 
 pytestmark = pytest.mark.e2e
 
 SAMPLE = REPO / "tests" / "data" / "sample.pdf"
 
 
-@pytest.fixture(scope="module")
-def no_snapshot_server(site_dir, tmp_path_factory):
-    root = tmp_path_factory.mktemp("no-snapshot") / "site"
+def _site_without_snapshot(site_dir, tmp_path_factory, name: str):
+    """A copy of the built site with its memory snapshot deleted: (root, the deleted files)."""
+    root = tmp_path_factory.mktemp(name) / "site"
     shutil.copytree(site_dir, root)
     snapshots = list((root / "snapshot").glob("*.snap.gz"))
-    assert snapshots, "the build made no snapshot"
     for path in snapshots:
         path.unlink()
+    return root, snapshots
+
+
+def _record_worker_states(page) -> None:
+    """Collect every state the worker status goes through from now on in window.__states."""
+    page.evaluate("""() => {
+        window.__states = [];
+        window.glyphline.status.addEventListener('change', () => window.__states.push(window.glyphline.status.state));
+    }""")
+
+
+def _cancel_a_long_job(page, index: int, tmp_path) -> None:
+    """Queue a 1500-page PDF as job `index`, cancel it once it runs, and wait for the cancel."""
+    page.locator("#file").set_input_files(str(make_long_pdf(tmp_path / "huge.pdf", 1500)))
+    page.locator(f'li.job:nth-child({index + 1})[data-state="running"]').wait_for(state="attached", timeout=60_000)
+    job(page, index).locator("button.cancel").click()
+    assert wait_job_state(page, index, ("cancelled",), timeout=15_000) == "cancelled"
+
+
+@pytest.fixture(scope="module")
+def no_snapshot_server(site_dir, tmp_path_factory):
+    root, snapshots = _site_without_snapshot(site_dir, tmp_path_factory, "no-snapshot")
+    assert snapshots, "the build made no snapshot"
     server = StaticServer(root)
     yield server
     server.stop()
@@ -31,9 +53,7 @@ def no_snapshot_server(site_dir, tmp_path_factory):
 def test_boots_without_the_snapshot_and_cancels_between_pages(browser, no_snapshot_server, tmp_path):
     context = browser.new_context(accept_downloads=True)
     try:
-        page = context.new_page()
-        page.goto(no_snapshot_server.url)
-        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page = open_app(context, no_snapshot_server.url)
         timings = page.evaluate("() => window.glyphline.status.timings")
         assert timings["restored"] is False and "snapshotError" in timings
         assert timings["canPause"] is True
@@ -42,14 +62,8 @@ def test_boots_without_the_snapshot_and_cancels_between_pages(browser, no_snapsh
         assert wait_job_state(page, 0, ("done",)) == "done"
         assert download_text(page, 0)[1] == cli_output(SAMPLE)
 
-        page.evaluate("""() => {
-            window.__states = [];
-            window.glyphline.status.addEventListener('change', () => window.__states.push(window.glyphline.status.state));
-        }""")
-        page.locator("#file").set_input_files(str(make_long_pdf(tmp_path / "huge.pdf", 1500)))
-        page.locator('li.job:nth-child(2)[data-state="running"]').wait_for(state="attached", timeout=60_000)
-        job(page, 1).locator("button.cancel").click()
-        assert wait_job_state(page, 1, ("cancelled",), timeout=15_000) == "cancelled"
+        _record_worker_states(page)
+        _cancel_a_long_job(page, 1, tmp_path)
         assert page.evaluate("() => window.__states") == []  # the same worker, not a restarted one
     finally:
         context.close()
@@ -62,10 +76,7 @@ def node_snapshot_server(site_dir, tmp_path_factory):
     import re
     import subprocess
 
-    root = tmp_path_factory.mktemp("node-snapshot") / "site"
-    shutil.copytree(site_dir, root)
-    for path in (root / "snapshot").glob("*.snap.gz"):
-        path.unlink()
+    root, _ = _site_without_snapshot(site_dir, tmp_path_factory, "node-snapshot")
     build_module = root / "worker" / "build.mjs"
     wheels = json.loads(re.search(r"export const BUILD = (\{.*\});", build_module.read_text(), re.S).group(1))["wheels"]
     made = subprocess.run(["node", str(REPO / "tools" / "pyodide_build.mjs"), "--snapshot-only", str(root), *wheels],
@@ -81,19 +92,11 @@ def node_snapshot_server(site_dir, tmp_path_factory):
 def test_a_worker_that_cannot_pause_is_restarted_on_cancel(browser, node_snapshot_server, tmp_path):
     context = browser.new_context(accept_downloads=True)
     try:
-        page = context.new_page()
-        page.goto(node_snapshot_server.url)
-        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page = open_app(context, node_snapshot_server.url)
         timings = page.evaluate("() => window.glyphline.status.timings")
         assert timings["restored"] is True and timings["canPause"] is False, timings
-        page.evaluate("""() => {
-            window.__states = [];
-            window.glyphline.status.addEventListener('change', () => window.__states.push(window.glyphline.status.state));
-        }""")
-        page.locator("#file").set_input_files(str(make_long_pdf(tmp_path / "huge.pdf", 1500)))
-        page.locator('li.job:nth-child(1)[data-state="running"]').wait_for(state="attached", timeout=60_000)
-        job(page, 0).locator("button.cancel").click()
-        assert wait_job_state(page, 0, ("cancelled",), timeout=15_000) == "cancelled"
+        _record_worker_states(page)
+        _cancel_a_long_job(page, 0, tmp_path)
         page.locator("#sample").click()  # the restarted worker takes the next file
         assert wait_job_state(page, 1, ("done",)) == "done"
         assert download_text(page, 1)[1] == cli_output(SAMPLE)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, job, wait_job_state
+from e2e_support import job, open_app, wait_job_state
 
 pytestmark = pytest.mark.e2e
 
@@ -23,9 +23,7 @@ UNLABELLED_CONTROLS = """() => {
 def test_german_browser_gets_german_texts(browser, server):
     context = browser.new_context(locale="de-DE")
     try:
-        page = context.new_page()
-        page.goto(server.url)
-        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page = open_app(context, server.url)
         assert page.evaluate("() => document.documentElement.lang") == "de"
         assert page.locator("label[for=file]").inner_text() == "PDF-Dateien auswählen"
         assert page.locator("#loader-text").inner_text() == "Bereit. Ihre Dateien bleiben auf diesem Gerät."
