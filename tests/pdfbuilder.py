@@ -479,3 +479,23 @@ def pdf_object(value):
         return stream
     raise TypeError(type(value))
 
+
+# ---------------------------------------------------------------- CFF pieces (embedded font programs)
+
+def cff_index(items: list[bytes], offset_size: int = 4) -> bytes:
+    """A CFF INDEX: count, offset size, offsets (1-based) and the data."""
+    if not items:
+        return b"\x00\x00"
+    offsets, pos = [], 1
+    for item in items:
+        offsets.append(pos)
+        pos += len(item)
+    offsets.append(pos)
+    return (len(items).to_bytes(2, "big") + bytes([offset_size])
+            + b"".join(o.to_bytes(offset_size, "big") for o in offsets) + b"".join(items))
+
+
+def cff_int(value: int) -> bytes:
+    """A CFF DICT operand in its five-byte form (fixed width, so offsets can be computed first)."""
+    return b"\x1d" + value.to_bytes(4, "big", signed=True)
+

@@ -26,6 +26,7 @@ from glyphline.fonts.glyphnames import glyph_to_unicode
 from glyphline.fonts.simple import SimpleFont
 from glyphline.fonts.tounicode import parse_cmap
 from glyphline.limits import Limits
+from pdfbuilder import cff_index, cff_int
 from pdfbuilder import pdf_object as pdf_value
 
 LIMITS = Limits()
@@ -381,36 +382,21 @@ def test_type1_program_builtin_encoding():
     assert texts(font, b"\x0bA{B") == ["\ufb00", "A", "\u2013", None]
 
 
-def _cff_index(items: list[bytes]) -> bytes:
-    if not items:
-        return b"\x00\x00"
-    offsets, pos = [], 1
-    for item in items:
-        offsets.append(pos)
-        pos += len(item)
-    offsets.append(pos)
-    return len(items).to_bytes(2, "big") + b"\x02" + b"".join(o.to_bytes(2, "big") for o in offsets) + b"".join(items)
-
-
-def _cff_int(value: int) -> bytes:
-    return b"\x1d" + value.to_bytes(4, "big", signed=True)
-
-
 def make_cff(glyphs: list[tuple[int, int]], strings: list[bytes]) -> bytes:
     """A bare CFF font: glyphs as (code, SID); custom charset and encoding (format 0)."""
     header = bytes([1, 0, 4, 2])
-    names = _cff_index([b"Test"])
-    strings_index = _cff_index(strings)
-    gsubrs = _cff_index([])
+    names = cff_index([b"Test"], offset_size=2)
+    strings_index = cff_index(strings, offset_size=2)
+    gsubrs = cff_index([], offset_size=2)
     charset = b"\x00" + b"".join(sid.to_bytes(2, "big") for _code, sid in glyphs)
     encoding = bytes([0, len(glyphs)]) + bytes(code for code, _sid in glyphs)
-    charstrings = _cff_index([b"\x0e"] * (len(glyphs) + 1))
-    top_size = len(_cff_index([_cff_int(0) * 3 + b"\x0f\x10\x11"]))
+    charstrings = cff_index([b"\x0e"] * (len(glyphs) + 1), offset_size=2)
+    top_size = len(cff_index([cff_int(0) * 3 + b"\x0f\x10\x11"], offset_size=2))
     start = len(header) + len(names) + top_size + len(strings_index) + len(gsubrs)
     charset_at, encoding_at = start, start + len(charset)
     charstrings_at = encoding_at + len(encoding)
-    top = _cff_int(charset_at) + b"\x0f" + _cff_int(encoding_at) + b"\x10" + _cff_int(charstrings_at) + b"\x11"
-    return header + names + _cff_index([top]) + strings_index + gsubrs + charset + encoding + charstrings
+    top = cff_int(charset_at) + b"\x0f" + cff_int(encoding_at) + b"\x10" + cff_int(charstrings_at) + b"\x11"
+    return header + names + cff_index([top], offset_size=2) + strings_index + gsubrs + charset + encoding + charstrings
 
 
 def test_cff_program_builtin_encoding_with_custom_strings():

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import glyphline
 from glyphline.fonts import truetype
 from glyphline.fonts.truetype import MAC_GLYPH_NAMES, parse_font_program
-from pdfbuilder import PdfBuilder, hex_codes
+from pdfbuilder import PdfBuilder, cff_index, cff_int, hex_codes
 
 
 # ---------------------------------------------------------------- font program builders
@@ -354,21 +354,6 @@ def test_corrupt_cid_programs_never_raise():
 
 
 # ---------------------------------------------------------------- OpenType CFF (FontFile3 /OpenType)
-
-def cff_index(items: list[bytes]) -> bytes:
-    if not items:
-        return b"\0\0"
-    offsets, pos = [], 1
-    for item in items:
-        offsets.append(pos)
-        pos += len(item)
-    offsets.append(pos)
-    return struct.pack(">HB", len(items), 4) + b"".join(struct.pack(">I", o) for o in offsets) + b"".join(items)
-
-
-def cff_int(value: int) -> bytes:
-    return b"\x1d" + struct.pack(">i", value)
-
 
 def cid_keyed_cff(cids: list[int]) -> bytes:
     """A CID-keyed CFF program: glyph k (k ≥ 1) has CID cids[k-1]; every charstring is endchar."""
