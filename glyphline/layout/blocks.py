@@ -455,19 +455,24 @@ def _text_size(sizes: tuple[float, ...], largest: float) -> float:
     return max(counts, key=counts.get)
 
 
-def _make_cluster_line(group: list[Segment], rtl: bool = False) -> TextLine:
-    """Rows a fraction of a line apart: the producer drew them as one line (an equation with
-    its matrix rows, fractions and limits); its drawing order is the reading order."""
-    group.sort(key=lambda s: s.order)
+def _concatenated(group: list[Segment]) -> tuple[list[Glyph], list[float], list[float]]:
+    """The glyphs, starts and ends of segments, one after the other in the group's order."""
     glyphs: list[Glyph] = []
     starts: list[float] = []
     ends: list[float] = []
-    words: list[Word] = []
     for s in group:
         glyphs.extend(s.glyphs)
         starts.extend(s.starts)
         ends.extend(s.ends)
-        words.extend(build_words(s.glyphs, s.starts, s.ends, base_rtl=rtl or None))
+    return glyphs, starts, ends
+
+
+def _make_cluster_line(group: list[Segment], rtl: bool = False) -> TextLine:
+    """Rows a fraction of a line apart: the producer drew them as one line (an equation with
+    its matrix rows, fractions and limits); its drawing order is the reading order."""
+    group.sort(key=lambda s: s.order)
+    glyphs, starts, ends = _concatenated(group)
+    words = [w for s in group for w in build_words(s.glyphs, s.starts, s.ends, base_rtl=rtl or None)]
     main = max(group, key=lambda s: (len(s.glyphs), s.height))
     line = TextLine(
         glyphs=glyphs, starts=starts, ends=ends,
@@ -487,13 +492,7 @@ def _make_line(group: list[Segment], rtl: bool = False) -> TextLine:
         return _make_upright_line(group[0], rtl)
     if len(group) > 1:
         group.sort(key=lambda s: s.u0)
-    glyphs: list[Glyph] = []
-    starts: list[float] = []
-    ends: list[float] = []
-    for s in group:
-        glyphs.extend(s.glyphs)
-        starts.extend(s.starts)
-        ends.extend(s.ends)
+    glyphs, starts, ends = _concatenated(group)
     main = max(group, key=lambda s: s.height)
     columns = list(zip(*glyphs))   # one transposition for the line's sizes, fonts and words
     line = TextLine(
