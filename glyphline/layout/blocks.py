@@ -510,12 +510,12 @@ def _make_line(group: list[Segment], rtl: bool = False) -> TextLine:
 
 def _make_upright_line(seg: Segment, rtl: bool) -> TextLine:
     """_make_line for one segment of the upright path, from the columns it carries."""
-    texts, xs, ys, end_xs, sizes, fonts, flags = seg.upright
+    _, _, _, _, fonts, _ = seg.upright   # (texts, xs, ys, end_xs, fonts, flags)
     glyphs, starts, ends = seg.glyphs, seg.starts, seg.ends   # (lines never change them)
     line = TextLine(
         glyphs=glyphs, starts=starts, ends=ends, u0=seg.u0, u1=seg.u1, v=seg.v,
         top=seg.top, bottom=seg.bottom,
-        size=sizes[0],   # what _text_size gives: one font, so one size
+        size=glyphs[0].size,   # what _text_size gives: one font, so one size
         fonts=frozenset(fonts), order=seg.order,
     )
     line.words = upright_words(glyphs, starts, ends, seg.upright, base_rtl=rtl or None)

@@ -88,7 +88,7 @@ class Segment:
     height: float         # largest text unit (capped glyph box height) on the segment
     order: int            # content-stream index of its first-drawn glyph
     vertical: bool = False
-    # (texts, xs, ys, end_xs, sizes, fonts, flags) of a segment the upright path cut from one
+    # (texts, xs, ys, end_xs, fonts, flags) of a segment the upright path cut from one
     # stream run in one font, in order along the line: the word stage reads these, not the glyphs
     upright: tuple | None = field(default=None, compare=False, repr=False)
 
@@ -392,7 +392,7 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
                 cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
                 top=min(line_ys) - first[2], bottom=max(line_ys) + first[3],
                 size=size if size > 0 else first[0], height=first[0], order=a,
-                upright=(texts[a:b], line_xs, line_ys, end_xs[a:b], sizes[a:b], fonts[a:b], flags[a:b]),
+                upright=(texts[a:b], line_xs, line_ys, end_xs[a:b], fonts[a:b], flags[a:b]),
             )]
     order: range | list[int]
     in_stream_order = False   # one stream run, already in order along the line

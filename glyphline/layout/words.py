@@ -232,7 +232,7 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
                   base_rtl: bool | None = None) -> list[Word]:
     """build_words for a segment of the upright path (Segment.upright: one font, glyphs in order
     along the line, direction (1, 0)): the same rules, without transposing the glyphs again."""
-    texts, xs, ys, end_xs, sizes, fonts, flags = columns
+    texts, xs, ys, end_xs, fonts, flags = columns
     if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
         line_text = "".join(texts)
         top_char = max(line_text)
