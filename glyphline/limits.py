@@ -69,8 +69,7 @@ class PageBudget:
             raise PageBudgetExceeded("operators_per_page", f"more than {self.limits.operators_per_page} operators")
         if self.operators >= self.clock_at:
             self.clock_at = self.operators + CLOCK_EVERY_OPERATORS
-            if time.monotonic() > self.deadline:
-                raise PageBudgetExceeded("seconds_per_page", f"page took more than {self.limits.seconds_per_page} s")
+            self.check_time()
 
     def charge_glyphs(self, n: int = 1) -> None:
         self.glyphs += n
