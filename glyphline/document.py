@@ -343,7 +343,7 @@ class Document:
             except (PageBudgetExceeded, BudgetExceeded):
                 raise
             except Exception as exc:
-                env.warnings.append(f"content stream {index + 1} could not be decoded ({_short(exc)}); it was skipped")
+                env.warnings.append(f"content stream {index + 1} could not be decoded ({short_error(exc)}); it was skipped")
         # segments are one stream (ISO 32000-1 §7.8.2): a token may straddle a boundary, so join with whitespace only
         return b"\n".join(parts)
 
@@ -371,7 +371,7 @@ class Document:
             except RecursionError:
                 warnings.append(f"page {page.number} is nested too deeply; the text decoded before that point is kept")
             except Exception as exc:
-                warnings.append(f"page {page.number} failed midway ({_short(exc)}); the text decoded before that point is kept")
+                warnings.append(f"page {page.number} failed midway ({short_error(exc)}); the text decoded before that point is kept")
         page._image_coverage = min(1.0, env.image_area / max(1.0, page.width * page.height))
         if env.undecodable:
             warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
@@ -379,7 +379,7 @@ class Document:
         return glyphs
 
 
-def _short(exc: BaseException) -> str:
+def short_error(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
 
@@ -413,9 +413,9 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
             raise PasswordRequired("the PDF is encrypted and needs a password") from exc
         except (PdfReadError, ValueError, KeyError, TypeError, IndexError, AttributeError, AssertionError,
                 RecursionError, OverflowError) as exc:
-            raise DamagedPDF(f"the PDF cannot be read: {_short(exc)}") from exc
+            raise DamagedPDF(f"the PDF cannot be read: {short_error(exc)}") from exc
         except Exception as exc:  # pypdf raises many kinds on hostile files; all mean "damaged"
-            raise DamagedPDF(f"the PDF cannot be read: {_short(exc)}") from exc
+            raise DamagedPDF(f"the PDF cannot be read: {short_error(exc)}") from exc
         _decrypt(reader, password, DependencyError, FileNotDecryptedError)
         try:
             root = _resolve(reader.trailer.get("/Root"))
@@ -426,7 +426,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
         except FileNotDecryptedError as exc:
             raise PasswordRequired("the PDF is encrypted and needs a password") from exc
         except Exception as exc:
-            raise DamagedPDF(f"the page tree cannot be read: {_short(exc)}") from exc
+            raise DamagedPDF(f"the page tree cannot be read: {short_error(exc)}") from exc
         if not records:
             records = _pages_from_pypdf(reader, limits)
     return Document(reader, records, limits, keep_outside, warnings)
@@ -448,15 +448,15 @@ def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> N
         if not reader.is_encrypted:
             return
     except Exception as exc:
-        raise DamagedPDF(f"the encryption dictionary cannot be read: {_short(exc)}") from exc
+        raise DamagedPDF(f"the encryption dictionary cannot be read: {short_error(exc)}") from exc
     try:
         result = reader.decrypt(password or "")
     except DependencyError as exc:
         raise DamagedPDF("the PDF uses AES encryption and no AES provider is available (install 'cryptography')") from exc
     except NotImplementedError as exc:
-        raise DamagedPDF(f"unsupported encryption: {_short(exc)}") from exc
+        raise DamagedPDF(f"unsupported encryption: {short_error(exc)}") from exc
     except Exception as exc:
-        raise DamagedPDF(f"the encryption dictionary is damaged: {_short(exc)}") from exc
+        raise DamagedPDF(f"the encryption dictionary is damaged: {short_error(exc)}") from exc
     if not result:  # PasswordType.NOT_DECRYPTED == 0
         if password:
             raise PasswordRequired("the password is wrong")

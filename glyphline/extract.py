@@ -11,10 +11,11 @@ between pages. No threads or processes here: the browser worker runs this same c
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Union
 
-from .document import Document, fewer_collections
+from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
 from .layout.model import PageLayout
@@ -242,14 +243,25 @@ def _analyse(document: Document, number: int, doc_stats=None) -> tuple[PageLayou
 
 
 def _analyse_page(document: Document, number: int, doc_stats=None) -> tuple[PageLayout, list[str], int]:
-    from .layout import analyze_page
+    from .layout import analyze_page, fallback_layout
 
     page = document.page(number - 1)
-    glyphs = page.glyphs  # interpreting the page fills page.warnings
-    layout = analyze_page(glyphs, page.width, page.height, number, doc_stats)
+    glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
+    try:
+        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats)
+    except Exception as exc:  # a bug on one page costs that page's layout, never the document
+        if _debugging():
+            raise
+        layout = fallback_layout(glyphs, page.width, page.height, number)
+        layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
     layout.image_coverage = page.image_coverage
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
     return layout, warnings, page.rotation
+
+
+def _debugging() -> bool:
+    """GLYPHLINE_DEBUG=1: let a bug raise with its traceback instead of becoming a page warning."""
+    return bool(os.environ.get("GLYPHLINE_DEBUG"))
 
 
 def _needs_document_stats(layout: PageLayout) -> bool:
@@ -287,6 +299,19 @@ def _vocabulary(layouts: list[PageLayout], mode: str, dehyphenate: bool):
 
 def _render(layout: PageLayout, warnings: list[str], rotation: int, mode: str, vocabulary,
             dehyphenate: bool) -> PageResult:
+    try:
+        text = _render_text(layout, warnings, rotation, mode, vocabulary, dehyphenate)
+    except Exception as exc:  # a bug in one page's rendering costs that page, never the document
+        if _debugging():
+            raise
+        text = ""
+        warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
+    return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings,
+                      scan=_lacks_text(layout))
+
+
+def _render_text(layout: PageLayout, warnings: list[str], rotation: int, mode: str, vocabulary,
+                 dehyphenate: bool) -> str:
     if mode in ("reflow", "preserve"):
         from .output.text import render_page
 
@@ -299,8 +324,7 @@ def _render(layout: PageLayout, warnings: list[str], rotation: int, mode: str, v
         from .output import json_out
 
         text = json_out.dumps(_json_page(layout, warnings, rotation))
-    return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings,
-                      scan=_lacks_text(layout))
+    return text
 
 
 def _json_page(layout: PageLayout, warnings: list[str], rotation: int) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from .model import Block, Line, PageLayout, Word
 from .paragraphs import (INDENT_EM, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
 
-__all__ = ["analyze_page", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
+__all__ = ["analyze_page", "fallback_layout", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
 
 # Running headers sit in the top, footers and page numbers in the bottom share of the page.
 HEADER_ZONE = 0.1
@@ -38,6 +38,11 @@ RUNNING_GAP_EM = 1.0
 # letters are…"): a number of at most three digits glued to a capitalised word, on a line in
 # smaller type than the page's body text and below all of it. Such a line opens a footnote.
 FLUSH_FOOTNOTE = re.compile(r"^(\d{1,3})(?=[A-Z](?:[a-z]|$))")
+
+# The fallback for a page whose analysis failed (fallback_layout): the word gap of the words
+# stage, and half a line for a new line (the line stage's baseline tolerance).
+FALLBACK_WORD_GAP_EM = 0.14
+FALLBACK_LINE_JUMP_EM = 0.5
 
 # Characters that do not count as text on the page (scan detection counts the others).
 WHITESPACE = " \t\n\r\x0b\x0c\u00a0\u2002\u2003\u2009\u3000"
@@ -90,6 +95,8 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
         if _blank(seg):
             continue  # a lone space glyph carries no text, but it would fake a column edge
         by_direction.setdefault(seg.direction, []).append(seg)
+    if not by_direction:
+        return layout  # only whitespace glyphs: a blank page (an empty Word page draws its paragraph marks)
     main = max(by_direction, key=lambda k: (sum(len(s.glyphs) for s in by_direction[k]), k == HORIZONTAL))
     main_flows = reading_order(by_direction[main], text)
     other_flows = [reading_order(by_direction[k], text) for k in sorted(by_direction) if k != main]
@@ -118,6 +125,38 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     while body and body[-1].role == "footer":
         footers.insert(0, body.pop())
     layout.blocks = body + sidebars + rotated + footers
+    return layout
+
+
+def fallback_layout(glyphs: list[Glyph], width: float, height: float, number: int) -> PageLayout:
+    """The page's words in drawing order, for a page whose analysis failed: a pen step forward
+    of more than FALLBACK_WORD_GAP_EM starts a word; a step back, or off the baseline by more
+    than FALLBACK_LINE_JUMP_EM, starts a line. Plain arithmetic only: nothing here can raise."""
+    layout = PageLayout(number=number, width=width, height=height)
+    texts: list[str] = []
+    current: list[str] = []
+    last = None
+    for g in glyphs:
+        if last is not None:
+            em = max(last.size, g.size, 1.0)
+            along = (g.x - last.end_x) * last.dx + (g.y - last.end_y) * last.dy
+            across = abs((g.y - last.end_y) * last.dx - (g.x - last.end_x) * last.dy)
+            if across > FALLBACK_LINE_JUMP_EM * em or along < -FALLBACK_LINE_JUMP_EM * em:
+                texts.append("".join(current))
+                current = []
+            elif along > FALLBACK_WORD_GAP_EM * em:
+                current.append(" ")
+        current.append(g.text)
+        last = g
+    texts.append("".join(current))
+    lines = []
+    for text in texts:
+        words = [Word(w, 0.0, 0.0, 0.0, 0.0, 0.0, "", 0) for w in text.split()]
+        if words:
+            lines.append(Line(words=words, x0=0.0, y0=0.0, x1=0.0, y1=0.0))
+    layout.char_count = sum(len(w.text) for line in lines for w in line.words)
+    if lines:
+        layout.blocks = [Block(lines=lines, x0=0.0, y0=0.0, x1=0.0, y1=0.0)]
     return layout
 
 
