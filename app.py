@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import time
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 
@@ -33,54 +32,11 @@ def _load_aes_shim() -> None:
 
 _load_aes_shim()
 
-from glyphline.errors import BudgetExceeded, DamagedPDF, GlyphlineError, NotAPDF, PasswordRequired  # noqa: E402
-from glyphline.errors import Cancelled as EngineCancelled  # noqa: E402
+from glyphline.errors import Cancelled, GlyphlineError, error_kind  # noqa: E402
 from glyphline.extract import extract_text  # noqa: E402
+from glyphline.options import ExtractOptions  # noqa: E402
 
-MODES = ("reflow", "preserve", "layout")
 PAUSE_INTERVAL_S = 0.05  # how often the worker's event loop gets a turn to deliver "cancel"
-ERROR_KINDS: tuple[tuple[type[Exception], str], ...] = (
-    (PasswordRequired, "password"),
-    (NotAPDF, "not-pdf"),
-    (DamagedPDF, "damaged"),
-    (BudgetExceeded, "budget"),
-    (ValueError, "bad-options"),  # extract_text's answer to a bad mode or page range
-)
-
-
-class Cancelled(Exception):
-    """Raised between pages once the page asked to stop."""
-
-
-@dataclass(frozen=True)
-class Options:
-    """The page's options, checked; names follow extract_text's keywords."""
-
-    mode: str = "reflow"
-    pages: str | None = None
-    markers: bool = False
-    page_breaks: bool = True
-    dehyphenate: bool = True
-    password: str = ""
-    bom: bool = False
-
-    @classmethod
-    def from_message(cls, raw: Mapping[str, Any] | None) -> "Options":
-        raw = dict(raw or {})
-        mode = str(raw.get("mode") or "reflow")
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}")
-        pages = raw.get("pages")
-        pages = str(pages).strip() if pages not in (None, "") else None
-        return cls(
-            mode=mode,
-            pages=pages or None,
-            markers=bool(raw.get("markers", False)),
-            page_breaks=bool(raw.get("pageBreaks", True)),
-            dehyphenate=bool(raw.get("dehyphenate", True)),
-            password=str(raw.get("password") or ""),
-            bom=bool(raw.get("bom", False)),
-        )
 
 
 def use_site_cmaps(base_url: str) -> None:
@@ -159,12 +115,11 @@ def _result_message(job_id: int, result: Any, seconds: float) -> dict[str, Any]:
 
 
 def error_message(job_id: int, error: BaseException) -> dict[str, Any]:
-    """Maps an exception to the protocol's error message; unknown ones become kind "failed"."""
-    for error_type, kind in ERROR_KINDS:
-        if isinstance(error, error_type):
-            return {"type": "error", "id": job_id, "kind": kind, "message": str(error)}
-    detail = f"{type(error).__name__}: {error}" if not isinstance(error, GlyphlineError) else str(error)
-    return {"type": "error", "id": job_id, "kind": "failed", "message": detail}
+    """Maps an exception to the protocol's error message (glyphline.errors.ERROR_KINDS)."""
+    kind = error_kind(error)
+    expected = isinstance(error, (GlyphlineError, ValueError))  # their messages are sentences already
+    detail = str(error) if expected else f"{type(error).__name__}: {error}"
+    return {"type": "error", "id": job_id, "kind": kind, "message": detail}
 
 
 def convert(
@@ -190,20 +145,9 @@ def convert(
             raise Cancelled()
 
     try:
-        options = Options.from_message(raw_options)
-        result = extract_text(
-            _as_bytes(data),
-            mode=options.mode,
-            pages=options.pages,
-            markers=options.markers,
-            page_breaks=options.page_breaks,
-            dehyphenate=options.dehyphenate,
-            password=options.password,
-            bom=options.bom,
-            on_progress=on_progress,
-            cancel=is_cancelled,
-        )
-    except (Cancelled, EngineCancelled):
+        options = ExtractOptions.from_message(raw_options)
+        result = extract_text(_as_bytes(data), options, on_progress=on_progress, cancel=is_cancelled)
+    except Cancelled:
         return {"type": "cancelled", "id": job_id}
     except Exception as error:  # every failure becomes a message: the worker must live on
         if is_cancelled():

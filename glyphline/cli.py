@@ -17,6 +17,8 @@ from pathlib import Path
 
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
 from .extract import MODES, extract_text, parse_page_spec
+from .options import ExtractOptions
+from .output import renderer
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -43,16 +45,6 @@ With several files the exit code is the highest one.
 FILE may be '-' for standard input. One file without -o goes to standard output; with
 --outdir each FILE becomes DIR/<stem>.txt (.json for --mode json).
 Set GLYPHLINE_DEBUG=1 to get a traceback instead of the one-line message on unexpected errors."""
-
-
-@dataclass(frozen=True)
-class Options:
-    mode: str
-    markers: bool
-    page_breaks: bool
-    bom: bool
-    pages: str | None
-    password: str
 
 
 @dataclass(frozen=True)
@@ -123,8 +115,8 @@ def _main(argv: list[str] | None) -> int:
             parser.error(str(exc))
     if args.files.count(STDIN_NAME) > 1:
         parser.error("'-' (standard input) can be given only once")
-    options = Options(mode=args.mode, markers=args.markers, page_breaks=not args.no_page_breaks,
-                      bom=args.bom, pages=args.pages, password=args.password)
+    options = ExtractOptions(mode=args.mode, markers=args.markers, page_breaks=not args.no_page_breaks,
+                             bom=args.bom, pages=args.pages, password=args.password)
     if args.outdir:
         try:
             os.makedirs(args.outdir, exist_ok=True)
@@ -161,10 +153,10 @@ def _main(argv: list[str] | None) -> int:
     return code
 
 
-def _plan_jobs(args, options: Options) -> list[Job]:
+def _plan_jobs(args, options: ExtractOptions) -> list[Job]:
     """One job per FILE; stdin is read here (a worker process cannot read it)."""
     jobs: list[Job] = []
-    extension = ".json" if options.mode == "json" else ".txt"
+    extension = renderer(options.mode).extension
     used_names: set[str] = set()
     for index, name in enumerate(args.files):
         data = None
@@ -183,7 +175,7 @@ def _plan_jobs(args, options: Options) -> list[Job]:
     return jobs
 
 
-def _run_pool(jobs: list[Job], options: Options, workers: int, progress: "_Progress") -> list[Outcome]:
+def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: "_Progress") -> list[Outcome]:
     outcomes: list[Outcome] = []
     unfinished = list(jobs)
     progress.start_files(len(jobs))
@@ -208,7 +200,7 @@ def _run_pool(jobs: list[Job], options: Options, workers: int, progress: "_Progr
     return outcomes
 
 
-def _run_isolated(job: Job, options: Options) -> Outcome:
+def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:
     """A job whose pool died runs in a pool of its own, so the one file that kills a worker is named."""
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
@@ -218,7 +210,7 @@ def _run_isolated(job: Job, options: Options) -> Outcome:
                        [f"glyphline: {job.name}: the converting process died (out of memory or killed)"])
 
 
-def convert(job: Job, options: Options, on_progress=None) -> Outcome:
+def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
     """Runs in a worker process: read, extract, write; every failure becomes an Outcome."""
     outcome = Outcome(job.index, job.name)
     try:
@@ -226,9 +218,7 @@ def convert(job: Job, options: Options, on_progress=None) -> Outcome:
     except OSError as exc:
         return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
     try:
-        result = extract_text(data, mode=options.mode, pages=options.pages, markers=options.markers,
-                              page_breaks=options.page_breaks, bom=options.bom, password=options.password,
-                              on_progress=on_progress)
+        result = extract_text(data, options, on_progress=on_progress)
     except PasswordRequired:
         reason = "the password is wrong" if options.password else "needs a password (use --password)"
         return _fail(outcome, EXIT_PASSWORD, reason)

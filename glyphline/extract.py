@@ -13,23 +13,25 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Union
+from typing import Any, Callable, Iterator
 
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
+from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
 from .limits import Limits
+from .options import ExtractOptions, OutputMode, PageSpec
+from .output import DocumentContext, PageContext, Renderer, renderer
+from .output.text import PAGE_MARKER, build_vocabulary, join_across_pages, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
-MODES = ("reflow", "preserve", "layout", "json")
+MODES = tuple(mode.value for mode in OutputMode)
 MIN_CHARS_PER_PAGE = 12   # the issue's rule: fewer characters per page on average means no text layer
 SCAN_IMAGE_COVERAGE = 0.25  # a page without text is a scan when images cover this much of it (else it is blank)
 MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
 STATS_WINDOW_PAGES = 50   # iter_pages: a short page borrows statistics from at most this many previous pages
-PAGE_MARKER = "--- Page {number} ---"
 BOM = "\ufeff"
 
-PageSpec = Union[str, Iterable[int], None]
 ProgressCallback = Callable[[int, int], Any]
 CancelSignal = Any  # a callable returning True to stop, or an object with is_set() (threading.Event)
 
@@ -122,16 +124,17 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 
 # ----------------------------------------------------------------------------- the calls
 
-def extract_text(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, markers: bool = False,
-                 page_breaks: bool = True, dehyphenate: bool = True, password: str = "",
-                 limits: Limits | None = None, bom: bool = False, on_progress: ProgressCallback | None = None,
-                 cancel: CancelSignal = None) -> Result:
-    """The whole text. Raises NotAPDF, PasswordRequired, DamagedPDF, BudgetExceeded, Cancelled,
-    or ValueError for a bad mode or page spec."""
-    _check_mode(mode)
+def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
+                 on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
+                 **option_values: Any) -> Result:
+    """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
+    pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
+    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec."""
+    options = _options(options, option_values)
+    render = renderer(options.mode)
     with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
-        document = open_document(data, password=password, limits=limits)
-        numbers, selection_warnings = select_pages(pages, document.page_count)
+        document = open_document(data, password=options.password, limits=limits)
+        numbers, selection_warnings = select_pages(options.pages, document.page_count)
         analysed: list[tuple[PageLayout, list[str], int]] = []
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
@@ -139,44 +142,34 @@ def extract_text(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, m
             if on_progress is not None:
                 on_progress(done, len(numbers))
         analysed = _with_document_stats(document, analysed)
-        vocabulary = _vocabulary([layout for layout, _, _ in analysed], mode, dehyphenate)
+        vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
         if vocabulary is not None:
-            from .output.text import join_across_pages
-
             join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
-        results = [_render(layout, warnings, rotation, mode, vocabulary, dehyphenate)
+        results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
                    for layout, warnings, rotation in analysed]
         scan = scan_report(results)
         document_warnings = list(document.warnings) + selection_warnings
-        if mode == "json":
-            from .output import json_out
-
-            page_objects = [_json_page(layout, warnings_, rotation) for layout, warnings_, rotation in analysed]
-            text = json_out.dumps(json_out.document_object(
-                page_objects, page_count=document.page_count, metadata=document.metadata,
-                scan=scan.as_dict() if scan else None, warnings=document_warnings)) + "\n"
-        else:
-            text = join_pages(results, markers=markers, page_breaks=page_breaks)
-        if bom:
+        text = render.document(results, DocumentContext(
+            page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
+            warnings=document_warnings, markers=options.markers, page_breaks=options.page_breaks))
+        if options.bom:
             text = BOM + text
         return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
                       page_count=document.page_count, metadata=dict(document.metadata),
                       document_warnings=document_warnings)
 
 
-def iter_pages(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, dehyphenate: bool = True,
-               password: str = "", limits: Limits | None = None, on_progress: ProgressCallback | None = None,
-               cancel: CancelSignal = None) -> Iterator[PageResult]:
+def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
+               on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
+               **option_values: Any) -> Iterator[PageResult]:
     """PageResults one at a time; stops quietly when `cancel` is set. Opening errors are raised
-    on the first next()."""
-    _check_mode(mode)
-    document = open_document(data, password=password, limits=limits)
-    numbers, _ = select_pages(pages, document.page_count)
-    vocabulary = None
-    if mode == "reflow" and dehyphenate:
-        from .output.text import Vocabulary, build_vocabulary
-
-        vocabulary = Vocabulary()
+    on the first next(). Options as for extract_text (markers, page_breaks and bom concern the
+    joined text and do not apply)."""
+    options = _options(options, option_values)
+    render = renderer(options.mode)
+    document = open_document(data, password=options.password, limits=limits)
+    numbers, _ = select_pages(options.pages, document.page_count)
+    vocabulary = Vocabulary() if _dehyphenating(options) else None
     seen: list[PageLayout] = []
     for done, number in enumerate(numbers, 1):
         if _cancel_requested(cancel):
@@ -187,21 +180,10 @@ def iter_pages(data: bytes, *, mode: str = "reflow", pages: PageSpec = None, deh
         seen.append(layout)
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
-        result = _render(layout, warnings, rotation, mode, vocabulary, dehyphenate)
+        result = _render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
         if on_progress is not None:
             on_progress(done, len(numbers))
         yield result
-
-
-def join_pages(pages: list[PageResult], *, markers: bool = False, page_breaks: bool = True) -> str:
-    """Pages joined with '--- Page N ---' markers, form feeds, or (page_breaks=False) a blank line."""
-    if markers:
-        text = "\n\n".join(PAGE_MARKER.format(number=p.number) + ("\n" + p.text if p.text else "") for p in pages)
-    elif page_breaks:
-        text = "\f".join(p.text for p in pages)
-    else:
-        text = "\n\n".join(p.text for p in pages if p.text)
-    return text + "\n" if text and not text.endswith("\n") else text
 
 
 def scan_report(pages: list[PageResult]) -> ScanReport | None:
@@ -220,9 +202,9 @@ def scan_report(pages: list[PageResult]) -> ScanReport | None:
 
 # ----------------------------------------------------------------------------- steps
 
-def _check_mode(mode: str) -> None:
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+def _options(options: ExtractOptions | None, values: dict[str, Any]) -> ExtractOptions:
+    options = options if options is not None else ExtractOptions()
+    return options.replace(**values) if values else options
 
 
 def _cancel_requested(cancel: CancelSignal) -> bool:
@@ -289,48 +271,26 @@ def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, li
     return analysed
 
 
-def _vocabulary(layouts: list[PageLayout], mode: str, dehyphenate: bool):
-    if mode != "reflow" or not dehyphenate:
-        return None
-    from .output.text import build_vocabulary
-
-    return build_vocabulary(layouts)
+def _dehyphenating(options: ExtractOptions) -> bool:
+    return options.mode is OutputMode.REFLOW and options.dehyphenate
 
 
-def _render(layout: PageLayout, warnings: list[str], rotation: int, mode: str, vocabulary,
-            dehyphenate: bool) -> PageResult:
+def _vocabulary(layouts: list[PageLayout], options: ExtractOptions) -> Vocabulary | None:
+    return build_vocabulary(layouts) if _dehyphenating(options) else None
+
+
+def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation: int,
+            vocabulary: Vocabulary | None, dehyphenate: bool) -> PageResult:
+    scan = _lacks_text(layout)
     try:
-        text = _render_text(layout, warnings, rotation, mode, vocabulary, dehyphenate)
+        text = render.page(layout, PageContext(rotation=rotation, scan=scan, warnings=warnings,
+                                               vocabulary=vocabulary, dehyphenate=dehyphenate))
     except Exception as exc:  # a bug in one page's rendering costs that page, never the document
         if _debugging():
             raise
         text = ""
         warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
-    return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings,
-                      scan=_lacks_text(layout))
-
-
-def _render_text(layout: PageLayout, warnings: list[str], rotation: int, mode: str, vocabulary,
-                 dehyphenate: bool) -> str:
-    if mode in ("reflow", "preserve"):
-        from .output.text import render_page
-
-        text = render_page(layout, mode, vocabulary=vocabulary, dehyphenate=dehyphenate)
-    elif mode == "layout":
-        from .output.grid import render_grid
-
-        text = render_grid(layout)
-    else:
-        from .output import json_out
-
-        text = json_out.dumps(_json_page(layout, warnings, rotation))
-    return text
-
-
-def _json_page(layout: PageLayout, warnings: list[str], rotation: int) -> dict[str, Any]:
-    from .output import json_out
-
-    return json_out.page_object(layout, rotation=rotation, scan=_lacks_text(layout), warnings=warnings)
+    return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan)
 
 
 def _lacks_text(layout: PageLayout) -> bool:

@@ -1,0 +1,67 @@
+"""Outputs: one renderer per OutputMode, registered in RENDERERS. Renderers only render:
+every decision about the text (lines, words, order, paragraphs, hyphens) is made by layout.
+
+A renderer has two parts: `page` turns one laid-out page into its text in the mode, and
+`document` joins the rendered pages into the whole output. Adding a mode is one renderer
+module, one OutputMode member and one line here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from ..layout.hyphenation import Vocabulary
+from ..layout.model import PageLayout
+from ..options import OutputMode
+from . import grid, json_out, text
+
+
+class RenderedPage(Protocol):
+    number: int
+    text: str
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What a page renderer may know besides the layout."""
+
+    rotation: int = 0
+    scan: bool = False                      # the page has no text layer
+    warnings: list[str] = field(default_factory=list)
+    vocabulary: Vocabulary | None = None    # the document's words, for dehyphenation
+    dehyphenate: bool = True
+
+
+@dataclass(frozen=True)
+class DocumentContext:
+    """What a document renderer may know besides the rendered pages."""
+
+    page_count: int = 0
+    metadata: dict[str, str] = field(default_factory=dict)
+    scan: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
+    markers: bool = False
+    page_breaks: bool = True
+
+
+@dataclass(frozen=True)
+class Renderer:
+    page: Callable[[PageLayout, PageContext], str]
+    document: Callable[[list[RenderedPage], DocumentContext], str]
+    extension: str                          # of a file holding the output (CLI --outdir)
+
+
+def _joined(pages: list[RenderedPage], context: DocumentContext) -> str:
+    return text.join_pages(pages, markers=context.markers, page_breaks=context.page_breaks)
+
+
+RENDERERS: dict[OutputMode, Renderer] = {
+    OutputMode.REFLOW: Renderer(text.reflow_page, _joined, ".txt"),
+    OutputMode.PRESERVE: Renderer(text.preserve_page, _joined, ".txt"),
+    OutputMode.LAYOUT: Renderer(grid.grid_page, _joined, ".txt"),
+    OutputMode.JSON: Renderer(json_out.json_page, json_out.json_document, ".json"),
+}
+
+
+def renderer(mode: OutputMode) -> Renderer:
+    return RENDERERS[mode]

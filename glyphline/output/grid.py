@@ -22,6 +22,11 @@ MAX_COLUMNS = 2000            # a hostile page with an absurd coordinate cannot 
 MIN_CHAR_WIDTH = 0.5          # points: a degenerate word box cannot make the grid explode
 
 
+def grid_page(layout: PageLayout, context: object = None) -> str:
+    """The layout mode's page renderer (the grid needs nothing but the layout)."""
+    return render_grid(layout)
+
+
 def render_grid(layout: PageLayout) -> str:
     """The page as monospaced text rows; '' for a page without words."""
     flat, other = _split_lines(layout)

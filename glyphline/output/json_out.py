@@ -23,15 +23,31 @@ Numbers are rounded to 0.01 pt so the output is stable across platforms.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL
 from ..layout.model import Block, Line, PageLayout, Word
+
+if TYPE_CHECKING:
+    from . import DocumentContext, PageContext, RenderedPage
 
 SCHEMA = "glyphline/1"
 VERSION = 1
 ROUND_DIGITS = 2  # 0.01 pt: far below any visible distance, and stable across float formatting
 FLAG_NAMES = ((INVISIBLE, "invisible"), (VERTICAL, "vertical"), (ACTUAL_TEXT, "actual_text"), (IN_FORM, "in_form"))
+
+
+def json_page(layout: PageLayout, context: "PageContext") -> str:
+    """The json mode's page renderer: the page object on one line."""
+    return dumps(page_object(layout, rotation=context.rotation, scan=context.scan, warnings=context.warnings))
+
+
+def json_document(pages: "list[RenderedPage]", context: "DocumentContext") -> str:
+    """The json mode's document: the rendered page objects spliced into the document object
+    (its "pages" member comes last), so no page is serialised twice."""
+    empty = dumps(document_object([], page_count=context.page_count, metadata=context.metadata,
+                                  scan=context.scan, warnings=context.warnings))
+    return empty[:-2] + ",".join(page.text for page in pages) + "]}\n"
 
 
 def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,

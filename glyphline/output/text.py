@@ -12,13 +12,19 @@ the form feed stays where it was, and each page keeps only whole words.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..layout.hyphenation import Vocabulary, ends_with_break_hyphen, join_broken, join_lines
 from ..layout.model import Block, PageLayout
 
-__all__ = ["render_page", "build_vocabulary", "join_across_pages", "Vocabulary", "MODES"]
+if TYPE_CHECKING:
+    from . import DocumentContext, PageContext, RenderedPage
+
+__all__ = ["render_page", "reflow_page", "preserve_page", "join_pages", "build_vocabulary", "join_across_pages",
+           "Vocabulary", "MODES", "PAGE_MARKER"]
 
 MODES = ("reflow", "preserve")
+PAGE_MARKER = "--- Page {number} ---"
 
 
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
@@ -46,6 +52,25 @@ def render_page(layout: PageLayout, mode: str = "reflow", vocabulary: Vocabulary
         if text:
             out.append(text)
     return "\n\n".join(out)
+
+
+def reflow_page(layout: PageLayout, context: "PageContext") -> str:
+    return render_page(layout, "reflow", vocabulary=context.vocabulary, dehyphenate=context.dehyphenate)
+
+
+def preserve_page(layout: PageLayout, context: "PageContext") -> str:
+    return render_page(layout, "preserve")
+
+
+def join_pages(pages: "list[RenderedPage]", *, markers: bool = False, page_breaks: bool = True) -> str:
+    """Pages joined with '--- Page N ---' markers, form feeds, or (page_breaks=False) a blank line."""
+    if markers:
+        text = "\n\n".join(PAGE_MARKER.format(number=p.number) + ("\n" + p.text if p.text else "") for p in pages)
+    elif page_breaks:
+        text = "\f".join(p.text for p in pages)
+    else:
+        text = "\n\n".join(p.text for p in pages if p.text)
+    return text + "\n" if text and not text.endswith("\n") else text
 
 
 def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) -> None:
