@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=int, default=60, help="seconds per file and mode")
     args = parser.parse_args(argv)
     modes = args.modes.split(",")
-    files = corpus_files(args.corpus)
+    files = corpus_files([folder.resolve() for folder in args.corpus])
     with tempfile.TemporaryDirectory() as tmp:
         trees = [checkout(args.base, Path(tmp) / "base")]
         trees.append(checkout(args.head, Path(tmp) / "head") if args.head else ROOT)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import io
 import logging
+import re
 import threading
 import weakref
 from contextlib import contextmanager
@@ -43,7 +44,11 @@ class _WarningCollector(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         if len(self.sink) < self.cap:
-            self.sink.append("repaired: " + record.getMessage()[:200])
+            self.sink.append("repaired: " + _OBJECT_ADDRESS.sub(r"\1)", record.getMessage())[:200])
+
+
+# pypdf's messages print IndirectObject(num, gen, id(pdf)): the address changes from run to run
+_OBJECT_ADDRESS = re.compile(r"(IndirectObject\(\d+, \d+), \d+\)")
 
 
 _gc_lock = threading.Lock()

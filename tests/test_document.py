@@ -651,3 +651,15 @@ def test_a_page_and_its_glyphs_leave_no_cyclic_garbage():
         gc.garbage.clear()
         if was_enabled:
             gc.enable()
+
+
+def test_repair_warnings_carry_no_memory_addresses_so_outputs_are_reproducible():
+    import logging
+
+    from glyphline.document import _WarningCollector
+
+    sink: list[str] = []
+    record = logging.LogRecord("pypdf", logging.WARNING, __file__, 1,
+                               "Expecting a NameObject for key but found IndirectObject(27, 0, 140663607063376)", None, None)
+    _WarningCollector(sink, 10).emit(record)
+    assert sink == ["repaired: Expecting a NameObject for key but found IndirectObject(27, 0)"]
