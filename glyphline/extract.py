@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
+from .layout import collect_doc_stats, needs_document_stats
 from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
 from .limits import Limits
@@ -175,8 +176,8 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
         if _cancel_requested(cancel):
             return
         layout, warnings, rotation = _analyse(document, number)
-        if seen and _needs_document_stats(layout):
-            layout, warnings, rotation = _analyse(document, number, _document_stats(seen[-STATS_WINDOW_PAGES:]))
+        if seen and needs_document_stats(layout):
+            layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]))
         seen.append(layout)
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
@@ -230,13 +231,13 @@ def _analyse_page(document: Document, number: int, doc_stats=None) -> tuple[Page
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
     try:
-        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats)
+        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats,
+                              image_coverage=page.image_coverage)
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise
-        layout = fallback_layout(glyphs, page.width, page.height, number)
+        layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage)
         layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
-    layout.image_coverage = page.image_coverage
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
     return layout, warnings, page.rotation
 
@@ -246,26 +247,12 @@ def _debugging() -> bool:
     return bool(os.environ.get("GLYPHLINE_DEBUG"))
 
 
-def _needs_document_stats(layout: PageLayout) -> bool:
-    """A page with several lines but too few line pitches of its own to judge paragraph gaps."""
-    from .layout.paragraphs import MIN_PAGE_PITCHES
-
-    lines = sum(len(block.lines) for block in layout.blocks)
-    return lines >= 2 and sum(len(steps) for steps in layout.line_pitches.values()) < MIN_PAGE_PITCHES
-
-
-def _document_stats(layouts: list[PageLayout]):
-    from .layout import collect_doc_stats
-
-    return collect_doc_stats(layouts)
-
-
 def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]]):
     """Second look at the pages that were short of evidence, with the whole document's statistics."""
-    short = [i for i, (layout, _, _) in enumerate(analysed) if _needs_document_stats(layout)]
+    short = [i for i, (layout, _, _) in enumerate(analysed) if needs_document_stats(layout)]
     if not short or len(short) == len(analysed):
         return analysed  # nothing to fix, or no page has more evidence than the others
-    stats = _document_stats([layout for layout, _, _ in analysed])
+    stats = collect_doc_stats([layout for layout, _, _ in analysed])
     for i in short:
         analysed[i] = _analyse(document, analysed[i][0].number, stats)
     return analysed

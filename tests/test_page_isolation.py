@@ -40,10 +40,10 @@ def test_a_page_of_only_space_glyphs_is_blank_and_the_document_goes_on():
 def test_a_layout_bug_on_one_page_costs_that_page_only(monkeypatch):
     real = layout_stage.analyze_page
 
-    def broken_on_page_two(glyphs, width, height, number, doc_stats=None):
+    def broken_on_page_two(glyphs, width, height, number, doc_stats=None, **page_facts):
         if number == 2:
             raise ZeroDivisionError("planted")
-        return real(glyphs, width, height, number, doc_stats)
+        return real(glyphs, width, height, number, doc_stats, **page_facts)
 
     monkeypatch.setattr(layout_stage, "analyze_page", broken_on_page_two)
     result = extract_text(_three_pages(b"BT /F1 12 Tf 72 700 Td (Second page) Tj 0 -14 Td (next line) Tj ET"))

@@ -17,10 +17,10 @@ from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
 from .model import Block, Line, PageLayout, Word
-from .paragraphs import (INDENT_EM, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
+from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
 
-__all__ = ["analyze_page", "fallback_layout", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
+__all__ = ["analyze_page", "fallback_layout", "needs_document_stats", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
 
 # Running headers sit in the top, footers and page numbers in the bottom share of the page.
 HEADER_ZONE = 0.1
@@ -78,10 +78,18 @@ def collect_doc_stats(pages: list) -> DocStats:
     return DocStats({k: line_pitch(v) for k, v in steps.items() if v}, body)
 
 
+def needs_document_stats(layout: PageLayout) -> bool:
+    """A page with several lines but too few line pitches of its own to judge paragraph gaps:
+    it is laid out again with DocStats from the other pages."""
+    lines = sum(len(block.lines) for block in layout.blocks)
+    return lines >= 2 and sum(len(steps) for steps in layout.line_pitches.values()) < MIN_PAGE_PITCHES
+
+
 def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
-                 doc_stats: DocStats | None = None) -> PageLayout:
-    """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order."""
-    layout = PageLayout(number=number, width=width, height=height)
+                 doc_stats: DocStats | None = None, *, image_coverage: float = 0.0) -> PageLayout:
+    """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order.
+    `image_coverage` (the share of the page painted with images) is carried for scan detection."""
+    layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage)
     texts = [g.text for g in glyphs]
     cleaned = clean_glyph_text(glyphs, texts)
     if cleaned is not glyphs:
@@ -128,11 +136,12 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     return layout
 
 
-def fallback_layout(glyphs: list[Glyph], width: float, height: float, number: int) -> PageLayout:
+def fallback_layout(glyphs: list[Glyph], width: float, height: float, number: int, *,
+                    image_coverage: float = 0.0) -> PageLayout:
     """The page's words in drawing order, for a page whose analysis failed: a pen step forward
     of more than FALLBACK_WORD_GAP_EM starts a word; a step back, or off the baseline by more
     than FALLBACK_LINE_JUMP_EM, starts a line. Plain arithmetic only: nothing here can raise."""
-    layout = PageLayout(number=number, width=width, height=height)
+    layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage)
     texts: list[str] = []
     current: list[str] = []
     last = None
