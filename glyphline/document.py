@@ -429,10 +429,12 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
     filters.install()
+    filter_failures: list[str] = []
 
     def report(message: str) -> None:
         if message not in warnings:
             warnings.append(message)
+            filter_failures.append(message)
 
     with _collect_pypdf_warnings(warnings), _pypdf_limits(limits), filters.reporting(report):
         try:
@@ -449,7 +451,11 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
             root = _resolve(reader.trailer.get("/Root"))
             pages_root = root.get("/Pages") if hasattr(root, "get") else None
             records = _walk_page_tree(pages_root, limits)
-        except (DamagedPDF, NotAPDF, PasswordRequired):
+        except DamagedPDF as exc:
+            if filter_failures:   # the page tree sat in a stream nothing could decode: say which filter
+                raise DamagedPDF(f"{exc.reason} ({filter_failures[0]})") from exc
+            raise
+        except (NotAPDF, PasswordRequired):
             raise
         except FileNotDecryptedError as exc:
             raise PasswordRequired("the PDF is encrypted and needs a password") from exc
