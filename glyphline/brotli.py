@@ -15,6 +15,7 @@ output consumes input.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "brotli"
@@ -112,6 +113,15 @@ class BrotliError(ValueError):
 
 class BrotliLimitError(BrotliError):
     """The output would exceed `max_output`."""
+
+
+class BrotliTimeout(BrotliLimitError):
+    """Decoding went past its deadline (literals cost no input bits with a one-symbol code)."""
+
+
+def _check_time(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise BrotliTimeout("decoding the Brotli stream took too long")
 
 
 class _Static:
@@ -442,12 +452,13 @@ def _window_bits(bits: _Bits) -> int:
     return 8 + n if n else 17
 
 
-def decompress(data: bytes, max_output: int = 1 << 62) -> bytes:
-    """Decodes a whole Brotli stream. Raises BrotliLimitError past `max_output` bytes, BrotliError
-    on bad or truncated data (with what was decoded before the problem in `.partial`)."""
+def decompress(data: bytes, max_output: int = 1 << 62, deadline: float | None = None) -> bytes:
+    """Decodes a whole Brotli stream. Raises BrotliLimitError past `max_output` bytes, BrotliTimeout
+    past `deadline` (a time.monotonic() value), BrotliError on bad or truncated data (with what was
+    decoded before the problem in `.partial`)."""
     out = bytearray()
     try:
-        _decode(memoryview(data).tobytes() if not isinstance(data, bytes) else data, out, max_output)
+        _decode(memoryview(data).tobytes() if not isinstance(data, bytes) else data, out, max_output, deadline)
     except BrotliLimitError:
         raise
     except BrotliError as exc:
@@ -457,7 +468,7 @@ def decompress(data: bytes, max_output: int = 1 << 62) -> bytes:
     return bytes(out)
 
 
-def _decode(data: bytes, out: bytearray, max_output: int) -> None:
+def _decode(data: bytes, out: bytearray, max_output: int, deadline: float | None) -> None:
     bits = _Bits(data)
     wbits = _window_bits(bits)
     max_backward = (1 << wbits) - 16
@@ -506,7 +517,8 @@ def _decode(data: bytes, out: bytearray, max_output: int) -> None:
                 raise BrotliError("the Brotli stream is truncated")
             out += chunk
             continue
-        _meta_block(bits, out, length, max_backward, last)
+        _check_time(deadline)
+        _meta_block(bits, out, length, max_backward, last, deadline)
         if is_last:
             break
     if bits.overrun:
@@ -515,7 +527,11 @@ def _decode(data: bytes, out: bytearray, max_output: int) -> None:
         raise BrotliError("non-zero padding after the last meta-block")
 
 
-def _meta_block(bits: _Bits, out: bytearray, length: int, max_backward: int, last: list[int]) -> None:
+TIME_CHECK_EVERY = 1 << 16   # literals, and commands, between two looks at the clock
+
+
+def _meta_block(bits: _Bits, out: bytearray, length: int, max_backward: int, last: list[int],
+                deadline: float | None) -> None:
     lit_blocks, cmd_blocks, dist_blocks = _BlockSwitch(bits), _BlockSwitch(bits), _BlockSwitch(bits)
     postfix = bits.read(2)
     direct = bits.read(4) << postfix
@@ -532,14 +548,21 @@ def _meta_block(bits: _Bits, out: bytearray, length: int, max_backward: int, las
     end = len(out) + length
     # the literal context of the current literal block type: (mode, slice of the context map)
     mode = modes[0]
-    lit_base = 0
+    # per literal block type, its 64 contexts' prefix codes
+    lit_context_codes = [[lit_codes[lit_map[64 * t + c]].root for c in range(64)] for t in range(lit_blocks.types)]
+    lit_context_subs = [[lit_codes[lit_map[64 * t + c]].subs for c in range(64)] for t in range(lit_blocks.types)]
+    context_codes = lit_context_codes[0]
     p1 = out[-1] if out else 0
     p2 = out[-2] if len(out) > 1 else 0
     lut0, lut1, lut2 = LUT0, LUT1, LUT2
     symbol = _symbol
+    commands = 0
     while len(out) < end:
         if bits.overrun:
             raise BrotliError("the Brotli stream is truncated")
+        commands += 1
+        if not commands % TIME_CHECK_EVERY:
+            _check_time(deadline)
         if cmd_blocks.left == 0:
             cmd_blocks.switch(bits)
         cmd_blocks.left -= 1
@@ -554,38 +577,54 @@ def _meta_block(bits: _Bits, out: bytearray, length: int, max_backward: int, las
         copy = base + (bits.read(extra) if extra else 0)
         if len(out) + insert > end:
             raise BrotliError("an insert runs past the meta-block")
-        for _ in range(insert):
-            if lit_blocks.left == 0:
-                lit_blocks.switch(bits)
-                mode = modes[lit_blocks.current]
-                lit_base = 64 * lit_blocks.current
-            lit_blocks.left -= 1
-            if mode == 2:
-                context = lut0[p1] | lut1[p2]
-            elif mode == 3:
-                context = (lut2[p1] << 3) | lut2[p2]
-            elif mode == 0:
-                context = p1 & 0x3F
-            else:
-                context = p1 >> 2
-            code = lit_codes[lit_map[lit_base + context]]
-            # inlined _symbol: literals are most of the work
-            if bits.count < MAX_CODE_LENGTH:
-                bits.fill()
-            entry = code.root[bits.acc & 0xFF]
-            if entry < 0:
-                if entry == -1:
-                    raise BrotliError("invalid prefix code")
-                table, sub_bits = code.subs[-2 - entry]
-                entry = table[(bits.acc >> ROOT_BITS) & ((1 << sub_bits) - 1)]
-                if entry < 0:
-                    raise BrotliError("invalid prefix code")
-            n = entry >> 16
-            bits.acc >>= n
-            bits.count -= n
-            p2 = p1
-            p1 = entry & 0xFFFF
-            out.append(p1)
+        if insert:
+            # the literal loop is most of the work: bit reader state in locals, context → code prepared
+            data, pos, acc, count = bits.data, bits.pos, bits.acc, bits.count
+            left = lit_blocks.left
+            append = out.append
+            done = 0
+            while done < insert:     # in chunks, to look at the clock between them
+                if done:
+                    _check_time(deadline)
+                chunk = min(insert - done, TIME_CHECK_EVERY)
+                done += chunk
+                for _ in range(chunk):
+                    if left == 0:
+                        bits.pos, bits.acc, bits.count = pos, acc, count
+                        lit_blocks.switch(bits)
+                        pos, acc, count = bits.pos, bits.acc, bits.count
+                        left = lit_blocks.left
+                        mode = modes[lit_blocks.current]
+                        context_codes = lit_context_codes[lit_blocks.current]
+                    left -= 1
+                    if mode == 2:
+                        context = lut0[p1] | lut1[p2]
+                    elif mode == 3:
+                        context = (lut2[p1] << 3) | lut2[p2]
+                    elif mode == 0:
+                        context = p1 & 0x3F
+                    else:
+                        context = p1 >> 2
+                    if count < MAX_CODE_LENGTH:
+                        acc |= int.from_bytes(data[pos:pos + 6], "little") << count
+                        count += 48     # missing bytes read as zeros (see _Bits.overrun)
+                        pos += 6
+                    entry = context_codes[context][acc & 0xFF]
+                    if entry < 0:
+                        if entry == -1:
+                            raise BrotliError("invalid prefix code")
+                        table, sub_bits = lit_context_subs[lit_blocks.current][context][-2 - entry]
+                        entry = table[(acc >> ROOT_BITS) & ((1 << sub_bits) - 1)]
+                        if entry < 0:
+                            raise BrotliError("invalid prefix code")
+                    n = entry >> 16
+                    acc >>= n
+                    count -= n
+                    p2 = p1
+                    p1 = entry & 0xFFFF
+                    append(p1)
+            bits.pos, bits.acc, bits.count = pos, acc, count
+            lit_blocks.left = left
         if len(out) >= end:
             break
         # distance

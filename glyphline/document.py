@@ -318,9 +318,11 @@ class Document:
         # an uncharged stream may use only what is left of the document's budget
         remaining = None if charged else self.limits.document_bytes - self._budget.bytes_used
         try:
-            with _pypdf_limits(self.limits, remaining):
+            with _pypdf_limits(self.limits, remaining), filters.stream_seconds(self.limits.seconds_per_page):
                 data = stream.get_data()
         except LimitReachedError as exc:
+            if isinstance(exc, filters.StreamTimeLimit):
+                raise PageBudgetExceeded("seconds_per_page", str(exc)) from exc
             if remaining is not None and remaining < self.limits.stream_bytes:
                 raise BudgetExceeded("document_bytes", f"more than {self.limits.document_bytes} decompressed bytes in this document") from exc
             raise PageBudgetExceeded("stream_bytes", f"a stream decompresses to more than {self.limits.stream_bytes} bytes") from exc

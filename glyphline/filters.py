@@ -16,8 +16,13 @@ there once per process:
 from __future__ import annotations
 
 import threading
+import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
+
+from pypdf.errors import LimitReachedError
+
+DEFAULT_STREAM_SECONDS = 30.0   # one stream may take as long as a whole page (Limits.seconds_per_page)
 
 _state = threading.local()
 _installed = False
@@ -35,6 +40,21 @@ def reporting(report: Reporter) -> Iterator[None]:
         yield
     finally:
         _state.report = previous
+
+
+@contextmanager
+def stream_seconds(seconds: float) -> Iterator[None]:
+    """The time one Brotli stream may take to decode on this thread inside the block."""
+    previous = getattr(_state, "seconds", None)
+    _state.seconds = seconds
+    try:
+        yield
+    finally:
+        _state.seconds = previous
+
+
+class StreamTimeLimit(LimitReachedError):
+    """A stream took longer to decode than its time budget."""
 
 
 def _report(message: str) -> None:
@@ -56,8 +76,6 @@ def brotli_decode(data: bytes, limit: int) -> bytes:
     """A whole `/BrotliDecode` stream, at most `limit` bytes (LimitReachedError beyond).
 
     A truncated or corrupt stream gives what was decoded before the break, with a report."""
-    from pypdf.errors import LimitReachedError
-
     from . import brotli as pure
 
     extension = _c_extension()
@@ -71,8 +89,11 @@ def brotli_decode(data: bytes, limit: int) -> bytes:
                 return bytes(out)
         except extension.error:
             pass   # trailing bytes after the stream or damage: the pure decoder tells them apart
+    seconds = getattr(_state, "seconds", None) or DEFAULT_STREAM_SECONDS
     try:
-        return pure.decompress(data, max_output=limit)
+        return pure.decompress(data, max_output=limit, deadline=time.monotonic() + seconds)
+    except pure.BrotliTimeout as exc:
+        raise StreamTimeLimit(f"a /BrotliDecode stream took more than {seconds} s to decode") from exc
     except pure.BrotliLimitError as exc:
         raise LimitReachedError(str(exc)) from exc
     except pure.BrotliError as exc:
@@ -118,7 +139,6 @@ def install() -> None:
             return
         import pypdf.filters as pypdf_filters
         from pypdf._configuration import get_configuration
-        from pypdf.errors import LimitReachedError
 
         def decode(data: bytes, decode_parms=None, **kwargs) -> bytes:
             return brotli_decode(data, get_configuration().brotli_maximum_output_length)

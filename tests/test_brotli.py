@@ -186,3 +186,20 @@ def test_a_pdf_without_brotli_never_loads_the_decoder(sample_pdf):
     out = subprocess.run([sys.executable, "-c", code, str(REPO_DIR / "tests" / "data" / "sample.pdf")],
                          capture_output=True, text=True, cwd=REPO_DIR, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_literal_bomb_stops_at_its_deadline(tool):
+    """One-symbol literal codes cost no input bits: 16 MiB of literals from a few bytes."""
+    w = tool.BitWriter()
+    w.write(0, 1)                                        # WBITS 16
+    w.write(1, 1); w.write(0, 1); w.write(2, 2); w.write((1 << 24) - 1, 24)   # ISLAST, MLEN 2^24
+    w.write(0, 3); w.write(0, 2); w.write(0, 4); w.write(0, 2); w.write(0, 2)
+    tool._simple_code(w, ord("A"), 256)
+    tool._simple_code(w, 23 << 3 & 0x3F | (7 << 6), 704)   # cell 7: insert code 16 + 7 = 23, copy code 0
+    tool._simple_code(w, 0, 64)
+    w.write((1 << 24) - 22594, 24)                       # insert 2^24 (code 23: 22594 + 24 extra bits)
+    stream = w.bytes()
+    start = time.perf_counter()
+    with pytest.raises(pure.BrotliTimeout):
+        pure.decompress(stream, deadline=time.monotonic() + 0.3)
+    assert time.perf_counter() - start < 2.0
