@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -15,8 +16,8 @@ from glyphline import extract_text, filters
 from glyphline.limits import Limits
 from pdfbuilder import PdfBuilder, tounicode_cmap
 
-from conftest import REPO_DIR
 
+REPO_DIR = Path(__file__).resolve().parent.parent
 brotli = pytest.importorskip("brotli")   # the reference decoder and encoder (the dev extra)
 
 

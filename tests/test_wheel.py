@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS_DIR, REPO_DIR
 from pdfbuilder import PdfBuilder
 
 pytestmark = pytest.mark.slow
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+CORPUS_DIR = REPO_DIR.parent / "shared" / "corpus"
 
 JAPANESE = "日本語のテキスト"
 
