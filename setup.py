@@ -7,7 +7,8 @@
   wheel leaves them out (GLYPHLINE_WHEEL_CMAPS=0, set by tools/build_site.py): the browser fetches
   each CMap from the site's cmaps/ only when a font names it.
 - glyphline/data/brotli/: the Brotli static dictionary and transforms (tools/brotli_static.py),
-  copied from the checkout when `make brotli-data` made them, else generated here.
+  copied from the checkout when `make brotli-data` made them, else generated here (into the
+  checkout itself for an editable install).
 """
 from __future__ import annotations
 
@@ -44,8 +45,13 @@ def _brotli_tool():
 class BuildPyWithData(build_py):
     def run(self) -> None:
         super().run()
-        if self.editable_mode if hasattr(self, "editable_mode") else False:
-            return   # an editable install reads the checkout's cmaps/ and glyphline/data/ directly
+        if getattr(self, "editable_mode", False):
+            # an editable install reads the checkout: its node_modules/ CMaps, and the Brotli data
+            # that `make brotli-data` would write there
+            source = ROOT / "glyphline" / "data" / "brotli"
+            if not (source / "dictionary.bin").is_file():
+                _brotli_tool().generate(source)
+            return
         data = Path(self.build_lib) / "glyphline" / "data"
         brotli = data / "brotli"
         if not ((brotli / "dictionary.bin").is_file() and (brotli / "transforms.json").is_file()):
