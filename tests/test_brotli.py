@@ -204,3 +204,20 @@ def test_a_literal_bomb_stops_at_its_deadline(tool):
     with pytest.raises(pure.BrotliTimeout):
         pure.decompress(stream, deadline=time.monotonic() + 0.3)
     assert time.perf_counter() - start < 2.0
+
+
+def test_damaged_streams_only_ever_raise_brotli_errors():
+    rng = random.Random(11)
+    text = b"".join(b"%d %d Td (the time of the world) Tj\n" % (i, i * 7) for i in range(600))
+    streams = [brotli.compress(text, quality=q) for q in (1, 5, 11)]
+    for _ in range(250):
+        damaged = bytearray(rng.choice(streams))
+        for _ in range(rng.randrange(1, 4)):
+            damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
+        if rng.random() < 0.3:
+            damaged = damaged[:rng.randrange(len(damaged))]
+        try:
+            out = pure.decompress(bytes(damaged), max_output=1 << 20, deadline=time.monotonic() + 5)
+        except pure.BrotliError:
+            continue
+        assert len(out) <= 1 << 20
