@@ -221,3 +221,15 @@ def test_damaged_streams_only_ever_raise_brotli_errors():
         except pure.BrotliError:
             continue
         assert len(out) <= 1 << 20
+
+
+def test_a_truncated_brotli_content_stream_keeps_its_text_and_says_so(decoder):
+    lines = b"".join(b"BT /F1 12 Tf 72 %d Td (Line %d) Tj ET\n" % (700 - 14 * i, i) for i in range(40))
+    stream = brotli.compress(lines, quality=1)
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    page = b.page(content=b"", fonts={"F1": font})
+    b.objects[page.num]["Contents"] = b.stream(stream[: len(stream) * 2 // 3], {"Filter": "/BrotliDecode"})
+    result = extract_text(b.build())
+    assert "Line 0" in result.text and "Line 39" not in result.text
+    assert any("/BrotliDecode" in w and "damaged" in w for w in result.pages[0].warnings)
