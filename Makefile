@@ -4,7 +4,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv clean cmaps build e2e-deps bench bench-deps
+.PHONY: run test venv clean cmaps brotli-data build e2e-deps bench bench-deps
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,7 +27,7 @@ e2e-deps: cmaps
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium) \
 		|| echo "make: chromium could not be installed; the e2e tests will be skipped"
 
-test: $(STAMP) cmaps e2e-deps
+test: $(STAMP) cmaps brotli-data e2e-deps
 	$(VPY) -m pytest -q
 
 # Adobe's predefined CMaps, packed by pdfjs-dist (pinned in package.json): built, never hand-copied
@@ -44,6 +44,15 @@ cmaps/LICENSE: $(CMAP_SRC)/LICENSE
 	cp $(CMAP_SRC)/LICENSE cmaps/LICENSE
 
 cmaps: cmaps/LICENSE
+
+# the Brotli static dictionary and transforms for the pure-Python decoder, from the Brotli C library
+# (the brotli package or Node's zlib): generated, never hand-copied; the wheel build makes its own
+BROTLI_DATA := glyphline/data/brotli/dictionary.bin
+
+$(BROTLI_DATA): tools/brotli_static.py glyphline/brotli.py
+	$(PY) tools/brotli_static.py
+
+brotli-data: $(BROTLI_DATA)
 
 # benchmarks against the peers (not part of `make test`): quality on ../shared/corpus, then speed
 bench-deps: $(STAMP)

@@ -15,6 +15,7 @@ import weakref
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
+from . import filters
 from .content.env import PageEnv
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
 from .glyph import Glyph
@@ -279,6 +280,7 @@ class Document:
         self._page_warnings: dict[int, list[str]] = {}
         self._interpreted: set[int] = set()
         self._fonts = FontCache(limits, self._read_stream)
+        self._font_reports: dict = {}   # font key → filter failures met loading it, told on every page using it
         self.metadata = self._read_metadata()
 
     @property
@@ -321,9 +323,11 @@ class Document:
         # an uncharged stream may use only what is left of the document's budget
         remaining = None if charged else self.limits.document_bytes - self._budget.bytes_used
         try:
-            with _pypdf_limits(self.limits, remaining):
+            with _pypdf_limits(self.limits, remaining), filters.stream_seconds(self.limits.seconds_per_page):
                 data = stream.get_data()
         except LimitReachedError as exc:
+            if isinstance(exc, filters.StreamTimeLimit):
+                raise PageBudgetExceeded("seconds_per_page", str(exc)) from exc
             if remaining is not None and remaining < self.limits.stream_bytes:
                 raise BudgetExceeded("document_bytes", f"more than {self.limits.document_bytes} decompressed bytes in this document") from exc
             raise PageBudgetExceeded("stream_bytes", f"a stream decompresses to more than {self.limits.stream_bytes} bytes") from exc
@@ -343,12 +347,14 @@ class Document:
         for index, segment in enumerate(segments):
             if segment is None:
                 continue
+            before = len(env.warnings)
             try:
                 parts.append(self._read_stream(segment))
             except (PageBudgetExceeded, BudgetExceeded):
                 raise
             except Exception as exc:
-                env.warnings.append(f"content stream {index + 1} could not be decoded ({short_error(exc)}); it was skipped")
+                if len(env.warnings) == before:   # a failing filter has already said which one
+                    env.warnings.append(f"content stream {index + 1} could not be decoded ({short_error(exc)}); it was skipped")
         # segments are one stream (ISO 32000-1 §7.8.2): a token may straddle a boundary, so join with whitespace only
         return b"\n".join(parts)
 
@@ -359,12 +365,30 @@ class Document:
         # a page interpreted again (its Page object was dropped) keeps the warnings of the first time
         warnings = [] if page.number in self._interpreted else page._warnings
         self._interpreted.add(page.number)
+
+        def report(message: str) -> None:
+            if message not in warnings and len(warnings) < MAX_PAGE_WARNINGS:
+                warnings.append(message)
+
+        def load_font(font_obj, resource_name: str):
+            key = self._fonts._key(font_obj)
+            if key not in self._font_reports:
+                met: list[str] = []
+                with filters.reporting(met.append):
+                    font = self._fonts.get(font_obj, resource_name)
+                self._font_reports[key] = met
+            else:
+                font = self._fonts.get(font_obj, resource_name)
+            for message in self._font_reports[key]:   # the font is cached: its failures are told on each page
+                report(message)
+            return font
+
         env = PageEnv(
-            limits=self.limits, budget=PageBudget(self.limits), load_font=self._fonts.get,
+            limits=self.limits, budget=PageBudget(self.limits), load_font=load_font,
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings,
         )
-        with _collect_pypdf_warnings(warnings), fewer_collections():
+        with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
             try:
                 content = self._content_bytes(page, env)
                 resources = _resolve(page._record.attrs.get("/Resources"))
@@ -411,7 +435,15 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
-    with _collect_pypdf_warnings(warnings), _pypdf_limits(limits):
+    filters.install()
+    filter_failures: list[str] = []
+
+    def report(message: str) -> None:
+        if message not in warnings:
+            warnings.append(message)
+            filter_failures.append(message)
+
+    with _collect_pypdf_warnings(warnings), _pypdf_limits(limits), filters.reporting(report):
         try:
             reader = _read_with_repair(PdfReader, data)
         except FileNotDecryptedError as exc:
@@ -426,7 +458,11 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
             root = _resolve(reader.trailer.get("/Root"))
             pages_root = root.get("/Pages") if hasattr(root, "get") else None
             records = _walk_page_tree(pages_root, limits)
-        except (DamagedPDF, NotAPDF, PasswordRequired):
+        except DamagedPDF as exc:
+            if filter_failures:   # the page tree sat in a stream nothing could decode: say which filter
+                raise DamagedPDF(f"{exc.reason} ({filter_failures[0]})") from exc
+            raise
+        except (NotAPDF, PasswordRequired):
             raise
         except FileNotDecryptedError as exc:
             raise PasswordRequired("the PDF is encrypted and needs a password") from exc

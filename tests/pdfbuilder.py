@@ -357,10 +357,13 @@ class PdfBuilder:
                     self.objects[kid.num]["Parent"] = Ref(num)
 
     # -- output
-    def build(self, *, info: dict | None = None, object_streams: bool = False) -> bytes:
+    def build(self, *, info: dict | None = None, object_streams: bool = False, packing=None) -> bytes:
         """The file. `info` fills the /Info dictionary (str values become text strings);
-        object_streams packs non-stream objects into one /ObjStm with an xref stream."""
+        object_streams packs non-stream objects into one /ObjStm with an xref stream.
+        `packing` = (filter name, encode function) compresses the /ObjStm and the xref stream
+        with another filter (default: the /ObjStm with /FlateDecode, the xref stream plain)."""
         saved = dict(self.objects)      # build() can be called again (e.g. with object streams)
+        self._packing = packing
         try:
             return self._build(info, object_streams)
         finally:
@@ -405,8 +408,9 @@ class PdfBuilder:
         objstm_num = len(self.objects) + 1
         xref_num = objstm_num + 1
         entries = {n: (2, objstm_num, i) for i, n in enumerate(packed)}
-        objstm = Stream(flate(head + body.getvalue()),
-                        {"Type": "/ObjStm", "N": len(packed), "First": len(head), "Filter": "/FlateDecode"})
+        name, encode = self._packing or ("/FlateDecode", flate)
+        objstm = Stream(encode(head + body.getvalue()),
+                        {"Type": "/ObjStm", "N": len(packed), "First": len(head), "Filter": name})
         for num, value in list(self.objects.items()) + [(objstm_num, objstm)]:
             if num in entries:
                 continue
@@ -419,7 +423,10 @@ class PdfBuilder:
             kind, a, b = entries[num]
             rows.append(bytes([kind]) + a.to_bytes(4, "big") + b.to_bytes(2, "big"))
         attrs = {**trailer, "Type": "/XRef", "Size": xref_num + 1, "W": [1, 4, 2]}
-        out.write(b"%d 0 obj\n" % xref_num + self._body(Stream(b"".join(rows), attrs)) + b"\nendobj\n")
+        xref_data = b"".join(rows)
+        if self._packing:
+            attrs["Filter"], xref_data = name, encode(xref_data)
+        out.write(b"%d 0 obj\n" % xref_num + self._body(Stream(xref_data, attrs)) + b"\nendobj\n")
         out.write(b"startxref\n%d\n%%%%EOF\n" % xref_offset)
         return out.getvalue()
 

@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,8 +52,12 @@ def build_engine_wheel(python: str) -> Path:
     shutil.rmtree(out, ignore_errors=True)
     for stale in (ROOT / "build" / "lib", ROOT / "build" / "bdist.linux-x86_64"):
         shutil.rmtree(stale, ignore_errors=True)
-    run([python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)])
+    # without the predefined CMaps (setup.py): the site serves them from cmaps/, fetched on demand
+    run([python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+        env={**os.environ, "GLYPHLINE_WHEEL_CMAPS": "0"})
     (wheel,) = out.glob("glyphline-*.whl")
+    if any(name.endswith(".bcmap") for name in zipfile.ZipFile(wheel).namelist()):
+        raise SystemExit(f"{wheel.name} carries CMaps: the site's wheel must not")
     return wheel
 
 
