@@ -256,3 +256,46 @@ def test_a_document_without_line_end_hyphens_never_loads_a_list(loader_calls):
     extract_text(_one_column_pdf(["The method is simple and the results of the tests",
                                   "are shown in this table for the reader."]))
     assert loader_calls == []
+
+
+# ----------------------------------------------------------------------------- the web build
+
+def test_the_site_build_moves_the_word_lists_out_of_the_engine_wheel(tmp_path):
+    import zipfile
+
+    import build_site
+
+    wheel = tmp_path / "glyphline-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as out:
+        out.writestr("glyphline/__init__.py", "")
+        out.writestr("glyphline/data/wordlists/en.words.z", b"EN")
+        out.writestr("glyphline/data/wordlists/en.COPYRIGHT", "notice")
+        out.writestr("glyphline-0.1.0.dist-info/RECORD",
+                     "glyphline/__init__.py,,0\nglyphline/data/wordlists/en.words.z,sha256=x,2\n"
+                     "glyphline/data/wordlists/en.COPYRIGHT,sha256=y,6\nglyphline-0.1.0.dist-info/RECORD,,\n")
+    site = tmp_path / "dist" / "wordlists"
+    assert build_site.move_wordlists_out_of_wheel(wheel, site) == 2
+    assert (site / "en.words.z").read_bytes() == b"EN" and (site / "en.COPYRIGHT").read_text() == "notice"
+    with zipfile.ZipFile(wheel) as rewritten:
+        assert rewritten.namelist() == ["glyphline/__init__.py", "glyphline-0.1.0.dist-info/RECORD"]
+        assert "wordlists" not in rewritten.read("glyphline-0.1.0.dist-info/RECORD").decode()
+
+
+def test_the_worker_installs_the_site_loader():
+    sys.path.insert(0, str(ROOT))
+    import app
+
+    try:
+        app.use_site_wordlists("https://example.invalid/wordlists/")
+        assert word_list("en") is None   # outside Pyodide the site loader fetches nothing
+    finally:
+        wordlists.set_wordlist_loader(wordlists.file_loader)
+    assert word_list("en") is not None
+
+
+def test_the_vocabulary_keeps_its_total_as_it_grows():
+    vocabulary = _vocabulary(["The", "cat,", "the", "hat", "well-"])
+    assert vocabulary.total == 4 == sum(vocabulary.counts.values())
+    vocabulary.update(_vocabulary(["a", "dog", "..."]))
+    assert vocabulary.total == 6 == sum(vocabulary.counts.values())
+    assert Vocabulary(Counter({"x": 3})).total == 3
