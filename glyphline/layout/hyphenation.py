@@ -53,6 +53,7 @@ class Vocabulary:
     def __init__(self, counts: Counter | None = None):
         self._keyed: Counter = counts if counts is not None else Counter()
         self._raw: Counter = Counter()   # tokens as they stand, keyed on first lookup
+        self._total = sum(self._keyed.values())   # kept as the counts grow: detection needs it often
         self._language: str | None = None
         self._language_stale = True
 
@@ -61,7 +62,7 @@ class Vocabulary:
         """The document's language as far as its words tell ("en", "de" or None); re-detected
         after the counts changed (iter_pages adds a page at a time)."""
         if self._language_stale:
-            self._language = detect_language(self.counts)
+            self._language = detect_language(self.counts, self.total)
             self._language_stale = False
         return self._language
 
@@ -75,8 +76,15 @@ class Vocabulary:
                 key = _key(token)
                 if key:   # punctuation alone is not a word
                     keyed[key] += n
+                    self._total += n
             self._raw = Counter()
         return self._keyed
+
+    @property
+    def total(self) -> int:
+        """How many words were counted."""
+        self.counts
+        return self._total
 
     def add_line(self, words: list[str]) -> None:
         """Count a line's words; a line-end word ending in a hyphen is a fragment, not a word."""
@@ -93,6 +101,7 @@ class Vocabulary:
 
     def update(self, other: "Vocabulary") -> None:
         self.counts.update(other.counts)
+        self._total += other.total
         self._language_stale = True
 
     def __contains__(self, word: str) -> bool:

@@ -24,9 +24,11 @@ MIN_HITS = 3        # and at least this many occurrences: three words are no evi
 MIN_LEAD = 2.0      # and this many times the other language's share, or the text is mixed
 
 
-def detect_language(counts: Mapping[str, int]) -> str | None:
-    """"en", "de" or None, from lowercase word → occurrences (hyphenation.Vocabulary.counts)."""
-    total = sum(counts.values())
+def detect_language(counts: Mapping[str, int], total: int | None = None) -> str | None:
+    """"en", "de" or None, from lowercase word → occurrences (hyphenation.Vocabulary.counts) and
+    their sum, when the caller keeps it."""
+    if total is None:
+        total = sum(counts.values())
     if not total:
         return None
     hits = sorted(((sum(counts.get(w, 0) for w in words), lang) for lang, words in STOPWORDS.items()),
