@@ -197,6 +197,7 @@ def test_english_word_list_rules(first, second, out, loader_calls):
     ("vor-", "programmierten", "vorprogrammierten"),  # a particle is no adjective
     ("Tangential-", "ebene", "Tangentialebene"),     # a capital before the break: a noun, closed
     ("Teil-", "menge", "Teilmenge"),
+    ("(Tangential-", "ebene)", "(Tangentialebene)"),  # the capital counts behind a bracket too
     ("Anfangs-", "und", "Anfangs- und"),             # suspended: `Anfangs- und Endpunkt`
     ("Ein-", "bzw.", "Ein- bzw."),
 ])

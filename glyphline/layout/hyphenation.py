@@ -153,10 +153,10 @@ def join_broken(first: str, second: str, vocabulary: Vocabulary | None) -> str:
 def _compound_by_word_list(stem: str, hyphen: str, second: str, language: str | None) -> str | None:
     """The compound with its hyphen kept, when the word list of `language` says the break is a
     compound's own; None to join (no list, or the list gives no reason to keep the hyphen)."""
-    if language not in CONJUNCTIONS:
+    if language not in CONJUNCTIONS:   # the languages with a word list and rules for it
         return None
-    part = stem.rpartition("-")[2]
-    head, tail = _key(part), _key(second)
+    part = stem.rpartition("-")[2].strip(_EDGE_PUNCT)
+    head, tail = part.lower(), _key(second)
     if not head or not tail:
         return None
     words = word_list(language)
