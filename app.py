@@ -48,6 +48,16 @@ def use_site_cmaps(base_url: str) -> None:
     set_cmap_loader(browser_loader(base_url))
 
 
+def use_site_wordlists(base_url: str) -> None:
+    """In the browser the engine fetches a word list from the site's wordlists/ folder when a
+    hyphen needs one (the build moves the lists out of the wheel)."""
+    try:
+        from glyphline.layout.wordlists import browser_loader, set_wordlist_loader
+    except ImportError:  # an engine without word lists
+        return
+    set_wordlist_loader(browser_loader(base_url))
+
+
 _pause_supported = True  # the worker turns it off when run_sync cannot work (see set_pause_supported)
 
 

@@ -2,7 +2,7 @@
 
 Everything in dist/ is addressed by relative URLs, so the folder can be copied to any static
 host or subpath. Inputs: the page sources (index.html, static/, worker/, app.py, sw.js), the
-glyphline wheel built from this repo, pypdf's wheel from PyPI, the five Pyodide runtime files
+glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files
 and aes-js from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
 the wheels into .pyc wheels, and a Pyodide memory snapshot is taken with the engine imported
 (tools/browser_snapshot.py in headless Chromium when available, else in Node). The service worker gets the list
@@ -30,6 +30,13 @@ PAGE_FILES = ("index.html", "app.py")
 PAGE_DIRS = ("static", "worker")
 OPTIONAL_DIRS = ("cmaps",)  # CMap data, when the engine ships it as separate files
 ON_DEMAND_PREFIXES = ("cmaps/",)  # a Latin-only PDF must not download CJK CMaps: not precached
+# the word lists (glyphline/data/wordlists/) leave the browser's wheel and become files of the
+# site, which the worker fetches when a hyphen needs one (glyphline.layout.wordlists.browser_loader).
+# They are precached, not on demand: 0.36 MB against the 25 MB first visit, and a request in the
+# middle of a conversion would tell the server the document's language and break offline use of
+# a list that the first visit's files did not need.
+WORDLIST_PACKAGE_DIR = "glyphline/data/wordlists/"
+WORDLIST_SITE_DIR = "wordlists"
 SAMPLE_PDF = ROOT / "tests" / "data" / "sample.pdf"
 # Pyodide's fallback package CDN (used by Node when a package is missing locally): dist/ names
 # no other origin, and the worker passes packageBaseUrl, so the literal is replaced by "./"
@@ -59,6 +66,27 @@ def build_engine_wheel(python: str) -> Path:
     if any(name.endswith(".bcmap") for name in zipfile.ZipFile(wheel).namelist()):
         raise SystemExit(f"{wheel.name} carries CMaps: the site's wheel must not")
     return wheel
+
+
+def move_wordlists_out_of_wheel(wheel: Path, site_dir: Path) -> int:
+    """Writes the wheel's word lists to `site_dir` and rewrites the wheel (and its RECORD)
+    without them; returns how many files moved."""
+    moved = 0
+    rewritten = wheel.with_suffix(".tmp")
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(rewritten, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.startswith(WORDLIST_PACKAGE_DIR):
+                site_dir.mkdir(parents=True, exist_ok=True)
+                (site_dir / info.filename[len(WORDLIST_PACKAGE_DIR):]).write_bytes(data)
+                moved += 1
+                continue
+            if info.filename.endswith(".dist-info/RECORD"):
+                data = b"".join(line for line in data.splitlines(keepends=True)
+                                if not line.startswith(WORDLIST_PACKAGE_DIR.encode()))
+            target.writestr(info, data)
+    rewritten.replace(wheel)
+    return moved
 
 
 def download_pypdf_wheel(python: str) -> Path:
@@ -209,6 +237,8 @@ def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
     for wheel in (pypdf, engine):  # load order: pypdf first, the engine imports it
         shutil.copyfile(wheel, dist / "wheels" / wheel.name)
         wheels.append(dist / "wheels" / wheel.name)
+    if not move_wordlists_out_of_wheel(wheels[-1], dist / WORDLIST_SITE_DIR):
+        raise SystemExit(f"the engine wheel has no {WORDLIST_PACKAGE_DIR}: run `make wordlists`")
     (dist / "samples").mkdir()
     shutil.copyfile(SAMPLE_PDF, dist / "samples" / "sample.pdf")
     snapshot = None if not with_snapshot else compile_and_snapshot(dist, wheels)

@@ -122,6 +122,7 @@ async function boot() {
   }
   const app = await timed("import", () => pyodide.pyimport(APP_MODULE));
   app.use_site_cmaps(new URL("cmaps/", SITE).href);
+  app.use_site_wordlists(new URL("wordlists/", SITE).href);
   timings.canPause = await canPause(pyodide);
   app.set_pause_supported(timings.canPause);
   return { pyodide, app };

@@ -89,7 +89,11 @@ def test_first_visit_and_conversion_only_fetch_static_files(browser, server, sit
         _, data = download_text(page, 0)
         assert data == cli_output(SAMPLE)
         during = [(method, url) for when, method, url, _ in seen if started <= when <= finished]
-        assert during == [], "requests while converting"
+        # the one read while converting: the engine asks the site's English word list about the
+        # sample's line-end hyphens; it is precached, so the service worker answers it and it never
+        # reaches the server (checked next)
+        assert [(method, url) for method, url in during
+                if not (method == "GET" and urlsplit(url).path == "/wordlists/en.words.z")] == [], "requests while converting"
         # the one exception is the browser's own service-worker update check (GET sw.js, no body)
         reached = [r for r in server.requests[server_before:] if r != ("GET", "/sw.js")]
         assert reached == [], "requests reached the server while converting"
