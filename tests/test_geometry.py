@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pdfbuilder import PdfBuilder
 
+import glyphline
 from glyphline.extract import extract_text
 
 
@@ -41,3 +42,44 @@ def test_fullwidth_latin_set_solid_stays_one_word():
     array = b"[" + codes(1, 2, 3, 4, 5, 6, 7, 8, 9) + b"]"
     assert text_of(fullwidth_page(array)) == "ＷｉｎｄｏｗｓＸＰ"
 
+
+# ---------------------------------------------------------------- vertical CMaps
+
+def vertical_font(b: PdfBuilder, encoding) -> object:
+    """A Type0 font over a CIDFontType2 with the Adobe-Japan1 collection: 1 em wide, the
+    default vertical metrics (DW2: one em down)."""
+    cid = b.add({"Type": "/Font", "Subtype": "/CIDFontType2", "BaseFont": "/TestMincho",
+                 "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"Japan1", "Supplement": 6},
+                 "FontDescriptor": b.font_descriptor("TestMincho", 880, -120), "DW": 1000})
+    return b.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/TestMincho",
+                  "Encoding": encoding, "DescendantFonts": [cid]})
+
+
+def column_page(encoding_of, string: bytes) -> list:
+    b = PdfBuilder()
+    font = vertical_font(b, encoding_of(b))
+    b.page(b"BT /F0 20 Tf 300 700 Td " + string + b" Tj ET", fonts={"F0": font}, media_box=(0, 0, 400, 800))
+    return [g for g in glyphline.open(b.build()).page(0).glyphs]
+
+
+EMBEDDED_V = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Test-V def "
+              b"/Identity-V usecmap endcmap CMapName currentdict /CMap defineresource pop end end")
+
+
+def test_embedded_cmap_using_identity_v_writes_down_the_page():
+    # an embedded CMap that only says "/Identity-V usecmap" inherits its parent's vertical
+    # writing: 30 glyphs one em apart would run 600 pt off a 400 pt wide page if read across
+    glyphs = column_page(lambda b: b.stream(EMBEDDED_V, {"Type": "/CMap", "CMapName": "/Test-V"}),
+                         b"<" + b"034b" * 30 + b">")          # CID 843: あ in Adobe-Japan1
+    assert len(glyphs) == 30 and {g.text for g in glyphs} == {"あ"}
+    assert all(g.vertical for g in glyphs)
+    assert {round(g.x, 3) for g in glyphs} == {300.0}
+    assert [round(b.y - a.y, 3) for a, b in zip(glyphs, glyphs[1:])] == [20.0] * 29
+
+
+def test_predefined_jis_cmap_named_v_is_vertical():
+    # the ISO-2022-JP CMap "V" has no "-V" suffix; its WMode says it writes down
+    glyphs = column_page(lambda b: "/V", b"<2422242424262428242a>")   # あいうえお in JIS X 0208
+    assert "".join(g.text for g in glyphs) == "あいうえお"
+    assert all(g.vertical for g in glyphs)
+    assert [round(b.y - a.y, 3) for a, b in zip(glyphs, glyphs[1:])] == [20.0] * 4
