@@ -3,6 +3,7 @@ and lowered text, vertical CMaps, rotated lines of different sizes, fullwidth La
 PDF is made here with tests/pdfbuilder.py."""
 from __future__ import annotations
 
+import pytest
 from pdfbuilder import PdfBuilder
 
 import glyphline
@@ -83,3 +84,25 @@ def test_predefined_jis_cmap_named_v_is_vertical():
     assert "".join(g.text for g in glyphs) == "あいうえお"
     assert all(g.vertical for g in glyphs)
     assert [round(b.y - a.y, 3) for a, b in zip(glyphs, glyphs[1:])] == [20.0] * 4
+
+
+# ---------------------------------------------------------------- lines of different sizes
+
+@pytest.mark.parametrize("matrix", [b"1 0 0 1", b"0 1 -1 0", b"0 -1 1 0"], ids=["upright", "up", "down"])
+def test_lines_of_different_sizes_that_overlap_stay_apart(matrix):
+    # a 20 pt title and an 8 pt line whose baseline is 4 pt below it, over the same stretch:
+    # both are within half the title's box height of each other's baseline, but they overlap
+    # along the line on different baselines, so they are two lines, not one interleaved line
+    b = PdfBuilder()
+    content = (b"BT /F1 20 Tf " + matrix + b" 200 400 Tm (BIG TITLE) Tj "
+               b"/F1 8 Tf " + matrix + b" %s Tm (small text below it) Tj ET")
+    below = {b"1 0 0 1": b"200 396", b"0 1 -1 0": b"204 400", b"0 -1 1 0": b"196 400"}[matrix]
+    b.page(content % below, fonts={"F1": b.font_type1("Helvetica")})
+    assert text_of(b.build()).split() == ["BIG", "TITLE", "small", "text", "below", "it"]
+
+
+def test_superscript_beside_its_word_still_joins_the_line():
+    b = PdfBuilder()
+    b.page(b"BT /F1 10 Tf 72 700 Td (E = mc) Tj /F1 7 Tf 3.5 Ts (2) Tj /F1 10 Tf 0 Ts ( holds.) Tj ET",
+           fonts={"F1": b.font_type1("Helvetica")})
+    assert text_of(b.build()) == "E = mc2 holds."

@@ -43,6 +43,13 @@ SEGMENT_GAP_EM = 0.8
 # fake-bold copies and kerning step back a little; a return to the line start steps back a lot.
 MAX_BACKTRACK_EM = 1.0
 
+# Two runs on one baseline group that overlap along the line by more than this (in the
+# smaller font size) are two lines, unless their baselines lie within SAME_BASELINE_EM of
+# it: a fake-bold copy or a line drawn twice overlaps on its own baseline, a superscript
+# beside its word or stacked over a subscript overlaps by one small glyph (under 1 em).
+INTERLEAVED_OVERLAP_EM = 1.0
+SAME_BASELINE_EM = 0.15
+
 # Directions closer than this many degrees are one writing direction (transform rounding).
 DIRECTION_STEP_DEGREES = 1.0
 
@@ -508,24 +515,63 @@ def _merge_runs(runs: list[_Run], extent=None) -> list[_Run]:
                     run.u0, run.u1 = extent(*run.items[0])
             group.sort(key=lambda r: r.u0)
         current = group[0]
+        lines = None   # the group's open lines, once two of them overlap along the line (rare)
         for run in group[1:]:
-            gap_limit = SEGMENT_GAP_EM * (current.size if current.size > run.size else run.size)
-            if run.u0 - current.u1 > gap_limit:
-                merged.append(current)
-                current = run
-                continue
-            current.items.extend(run.items)
-            if run.u1 > current.u1:
-                current.u1 = run.u1
-            if run.order < current.order:
-                current.order = run.order
-            if run.size > current.size:
-                current.size = run.size
-            if run.height > current.height:
-                current.height = run.height
-                current.v = run.v
-        merged.append(current)
+            if lines is None:
+                gap_limit = SEGMENT_GAP_EM * (current.size if current.size > run.size else run.size)
+                if run.u0 - current.u1 > gap_limit:
+                    merged.append(current)
+                    current = run
+                    continue
+                if not interleaved(current, run):
+                    _absorb(current, run)
+                    continue
+                lines = [current]
+            # the run joins the open line of the nearest baseline that it neither interleaves
+            # with nor lies a gutter away from, or opens a line; lines a gutter behind it close
+            still_open = []
+            best = None
+            for line in lines:
+                if run.u0 - line.u1 > SEGMENT_GAP_EM * (line.size if line.size > run.size else run.size):
+                    merged.append(line)   # later runs start further along: it stays closed
+                    continue
+                still_open.append(line)
+                if not interleaved(line, run) and (best is None or abs(run.v - line.v) < abs(run.v - best.v)):
+                    best = line
+            if best is None:
+                still_open.append(run)
+            else:
+                _absorb(best, run)
+            lines = still_open
+        if lines is None:
+            merged.append(current)
+        else:
+            merged.extend(lines)
     return merged
+
+
+def _absorb(line: _Run, run: _Run) -> None:
+    """Merge `run` into `line` (runs of one baseline group, in order along the line)."""
+    line.items.extend(run.items)
+    if run.u1 > line.u1:
+        line.u1 = run.u1
+    if run.order < line.order:
+        line.order = run.order
+    if run.size > line.size:
+        line.size = run.size
+    if run.height > line.height:
+        line.height = run.height
+        line.v = run.v
+
+
+def interleaved(line, run) -> bool:
+    """Do two runs (or segments) of one baseline group overlap along the line as two lines
+    would (a 20 pt title and the 8 pt line tucked under it), not as a line and its fake-bold
+    copy or a superscript beside its word?"""
+    small = line.size if line.size < run.size else run.size
+    overlap = (line.u1 if line.u1 < run.u1 else run.u1) - (line.u0 if line.u0 > run.u0 else run.u0)
+    return (overlap > INTERLEAVED_OVERLAP_EM * small
+            and abs(run.v - line.v) > SAME_BASELINE_EM * small)
 
 
 def _finish(key: int, run: _Run, accents: bool = False) -> list[Segment]:
