@@ -14,6 +14,11 @@ def text_of(data: bytes) -> str:
     return extract_text(data).text.strip()
 
 
+def lines_of(data: bytes) -> list[str]:
+    """The page's lines as the preserve mode prints them, blank lines left out."""
+    return [line.strip() for line in extract_text(data, mode="preserve").text.splitlines() if line.strip()]
+
+
 # ---------------------------------------------------------------- fullwidth Latin
 
 FULLWIDTH = "ＷｉｎｄｏｗｓＸＰ第３章"
@@ -106,3 +111,34 @@ def test_superscript_beside_its_word_still_joins_the_line():
     b.page(b"BT /F1 10 Tf 72 700 Td (E = mc) Tj /F1 7 Tf 3.5 Ts (2) Tj /F1 10 Tf 0 Ts ( holds.) Tj ET",
            fonts={"F1": b.font_type1("Helvetica")})
     assert text_of(b.build()) == "E = mc2 holds."
+
+
+# ---------------------------------------------------------------- text rise
+
+def rise_page(content: bytes) -> bytes:
+    b = PdfBuilder()
+    b.page(content, fonts={"F1": b.font_type1("Helvetica")})
+    return b.build()
+
+
+def test_superscript_raised_a_full_em_by_ts_joins_its_line():
+    # pdf.js text_rise_eol_bug: the 8 pt "2" raised 12 pt over 12 pt text sits wholly above
+    # the line's box, yet Ts says it is a superscript of that line
+    data = rise_page(b"BT /F1 12 Tf 100 700 Td (E = mc) Tj 12 Ts /F1 8 Tf (2) Tj 0 Ts /F1 12 Tf "
+                     b"( is the mass-energy equivalence.) Tj 0 -30 Td (Next line.) Tj ET")
+    assert lines_of(data) == ["E = mc2 is the mass-energy equivalence.", "Next line."]
+
+
+def test_subscript_lowered_by_ts_joins_its_line():
+    data = rise_page(b"BT /F1 10 Tf 100 700 Td (Water is H) Tj -9 Ts /F1 7 Tf (2) Tj 0 Ts /F1 10 Tf "
+                     b"(O.) Tj 0 -14 Td (Below.) Tj ET")
+    assert lines_of(data) == ["Water is H2O.", "Below."]
+
+
+def test_line_drawn_whole_with_a_rise_is_still_its_own_line():
+    # Ts on every glyph of a line (a producer's way to place it): the line starts back at the
+    # margin, so it has no stream neighbour on the line before and keeps its painted place
+    # (unraised it would fall 28 pt below "Third line.", painted it lies between the two)
+    data = rise_page(b"BT /F1 10 Tf 100 700 Td (The first line of text.) Tj 0 -30 Td (The third line of text.) Tj "
+                     b"43 Ts 0 -28 Td (The raised line of text.) Tj ET")
+    assert lines_of(data) == ["The first line of text.", "The raised line of text.", "The third line of text."]

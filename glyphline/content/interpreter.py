@@ -19,7 +19,7 @@ from ..errors import BudgetExceeded
 from ..fonts.base import Font
 from ..fonts.composite import CompositeFont
 from ..fonts.simple import SimpleFont
-from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL, Glyph
+from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
 from .env import PageEnv
 from .lexer import TEXT_RUN, iter_operations
@@ -752,7 +752,8 @@ class _Interpreter:
             centre_y = d * lift
         else:
             centre_x = centre_y = 0.0
-        flags = self.form_flag | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+        flags = (self.form_flag | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+                 | (TEXT_RISE if rise != 0.0 else 0))
         size_x = size * fm_x                         # glyph units → text-space advance, before Th
         space_spacing = char_spacing + word_spacing
         advance_x = scale * fm_x * a                 # glyph units → viewer-space font advance
@@ -829,7 +830,8 @@ class _Interpreter:
         else:
             flat_height = em
             flat_descent = UNKNOWN_DESCENT_EM * em
-        flags = self.form_flag | VERTICAL | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+        flags = (self.form_flag | VERTICAL | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+                 | (TEXT_RISE if rise != 0.0 else 0))
         name = font.name
         mcid = self.mcid
         span = self.span

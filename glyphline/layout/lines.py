@@ -27,13 +27,19 @@ from itertools import compress
 from operator import eq, itemgetter, ne, sub
 from dataclasses import dataclass, field
 
-from ..glyph import VERTICAL, Glyph
+from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from .cleanup import (DUPLICATE_MAX_DISTANCE_EM, SPACING_ACCENTS, accent_mark, drop_duplicates,
                       on_letter, with_mark)
 
 # Half the larger glyph box height: the normal-distance rule of HotPDF and pdf.js; raised or
 # lowered text (about 0.3–0.4 em) stays on its line, the next line (>= 1 em away) does not.
 LINE_TOLERANCE = 0.5
+
+# A glyph shown with a text rise (Ts), or the glyph after it, continues its stream neighbour's
+# line while their baselines are at most this many font sizes (the larger) apart: the producer
+# said it is a superscript or subscript of that line, and Ts superscripts sit up to about one
+# em above the baseline (pdf.js text_rise_eol_bug: 12 pt over 12 pt text), a line pitch beyond.
+SCRIPT_RISE_EM = 1.1
 
 # A gap along the line wider than this (in font sizes) separates segments. Column gutters are
 # at least about 1 em (LaTeX \columnsep 10 pt at 10 pt); justified word gaps rarely reach it.
@@ -244,7 +250,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     sin = 0.0
     cur_key = -1
     last_height = last_size = math.nan   # never equal: the first glyph computes its unit
-    h = size = 0.0
+    h = size = prev_size = 0.0
+    prev_flags = 0
     for index, g in enumerate(glyphs):
         if g.dy == 0.0 and g.dx > 0.0:     # upright horizontal text: u, v are x, y
             key = HORIZONTAL
@@ -265,8 +272,11 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
             h = text_unit(g)
             size = g.size if g.size > 0 else h
         item = (u, end, g, index)
+        flags = g.flags
         if (cur is not None and key == cur_key
-                and abs(v - prev_v) <= LINE_TOLERANCE * (h if h > prev_h else prev_h)
+                and (abs(v - prev_v) <= LINE_TOLERANCE * (h if h > prev_h else prev_h)
+                     or ((flags | prev_flags) & TEXT_RISE
+                         and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size)))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
             cur.items.append(item)
             if end > cur.u1:
@@ -282,7 +292,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
             cur = _Run(key, item, v, h, size, u, end, index)
             runs.append(cur)
             cur_key = key
-        prev_v, prev_end, prev_h = v, end, h
+        prev_v, prev_end, prev_h, prev_size, prev_flags = v, end, h, size, flags
     return runs
 
 
@@ -296,7 +306,8 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
     if n == 0:
         return []
     texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = zip(*glyphs)
-    if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in set(flags)):
+    flag_set = set(flags)
+    if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in flag_set):
         return None
     # a zero or negative advance: the glyph is a point
     ends = [u if end < u else end for end, u in zip(end_xs, xs)]
@@ -330,6 +341,13 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
         cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
                 if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
+    if cuts and any(f & TEXT_RISE for f in flag_set):
+        # a raised or lowered glyph stays on the line of the glyph before or after it (_stream_runs)
+        rise = SCRIPT_RISE_EM
+        cuts = [i for i in cuts
+                if not ((flags[i] | flags[i - 1]) & TEXT_RISE
+                        and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
+                        and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
     runs: list[_Run] = []
     for a, b in zip([0] + cuts, cuts + [n]):
         if changes and _changes_inside(changes, a, b):
