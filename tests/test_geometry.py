@@ -142,3 +142,29 @@ def test_line_drawn_whole_with_a_rise_is_still_its_own_line():
     data = rise_page(b"BT /F1 10 Tf 100 700 Td (The first line of text.) Tj 0 -30 Td (The third line of text.) Tj "
                      b"43 Ts 0 -28 Td (The raised line of text.) Tj ET")
     assert lines_of(data) == ["The first line of text.", "The raised line of text.", "The third line of text."]
+
+
+# ---------------------------------------------------------------- the visible box
+
+def cropped_page(crop_right: float, crop_top: float = 792) -> str:
+    """ "AB" at 20 pt in a font whose glyphs are 10 pt wide and 20 pt high (ascent 800, descent
+    -200): "A" spans x 100–110, "B" 110–120, both y 696–716 in PDF space."""
+    b = PdfBuilder()
+    font = b.font_truetype("TestMono", widths=[500] * 95, first_char=32)
+    b.page(b"BT /F1 20 Tf 100 700 Td (AB) Tj ET", fonts={"F1": font},
+           media_box=(0, 0, 612, 792), crop_box=(0, 0, crop_right, crop_top))
+    return "".join(g.text for g in glyphline.open(b.build()).page(0).glyphs)
+
+
+def test_glyph_cut_near_its_middle_by_the_cropbox_is_kept():
+    # the edge at 114.6 leaves 46 % of "B" inside: its box centre (115) is 0.02 em outside
+    assert cropped_page(114.6) == "AB"
+    # the top edge at 704.6 leaves 43 % of the box height inside: the centre (706) is 0.07 em above
+    assert cropped_page(612, 704.6) == "AB"
+
+
+def test_glyph_mostly_outside_the_cropbox_is_dropped():
+    # the edge at 112.5 leaves a quarter of "B" inside: its centre is 0.125 em outside
+    assert cropped_page(112.5) == "A"
+    # the top edge at 703.4 leaves 37 % of the box height: the centre (706) 0.13 em above it
+    assert cropped_page(612, 703.4) == ""
