@@ -4,13 +4,16 @@ Every glyph is measured in the frame of its own writing direction: `u` along the
 across it (growing in reading order of the lines: down for horizontal text, leftwards for
 vertical CJK columns). A glyph continues a line while its origin moves across by at most
 half the larger of the two glyph box heights (so superscripts and subscripts stay on their
-line) and the gap along the line stays below a column gutter.
+line; a glyph the producer raised or lowered with a text rise may sit up to SCRIPT_RISE_EM
+off) and the gap along the line stays below a column gutter.
 
 Two linear passes, never pairwise over the page:
 1. runs in content-stream order (producers draw most lines in one go);
 2. runs are merged by geometry (grouped by baseline, then swept along the line), so lines
-   drawn in pieces, out of order or twice (fake bold) come together. Each segment's
-   glyphs are then sorted by position along the line and duplicates dropped.
+   drawn in pieces, out of order or twice (fake bold) come together, but two runs that
+   overlap along the line on different baselines (a title and the small line tucked under
+   it) stay two lines. Each segment's glyphs are then sorted by position along the line and
+   duplicates dropped.
 
 Pages of upright horizontal text only (most pages) take _upright_segments: the same rules,
 evaluated over the page's columns of numbers (x, y, ends, units) in whole-list operations.
