@@ -752,6 +752,7 @@ class _Interpreter:
             centre_y = d * lift
         else:
             centre_x = centre_y = 0.0
+        em *= font.em_scale                          # the glyphs' size: a Type3 font's em may differ
         flags = self.form_flag | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
         size_x = size * fm_x                         # glyph units → text-space advance, before Th
         space_spacing = char_spacing + word_spacing
