@@ -425,3 +425,19 @@ def test_a_type3_font_in_big_units_at_a_tiny_size_keeps_its_words_whole():
         x += 6 * len(cluster) + gap
     b.page(content + b"ET", fonts={"T3": font})
     assert extract_text(b.build()).text == "Property Insurance\n"
+
+
+# ----------------------------------------------------------------------------- cluster texts in ToUnicode
+
+@needs_pipeline
+def test_cluster_texts_keep_the_latin_word_whole_and_empty_values_are_not_unmapped():
+    # pypdf's "habibi" file from Skia: the glyph "h" maps to "حَبيبي h" (MIXED_UNIT), the Arabic
+    # word's glyphs map to <> but the last, which carries the whole word (EMPTY_TOUNICODE)
+    b = PdfBuilder()
+    word = "\u062d\u064e\u0628\u064a\u0628\u064a"
+    font = b.font_type0({1: word + " h", 2: "a", 3: "b", 4: "i", 5: " ", 6: "", 7: word + " "}, dw=500)
+    b.page(b"BT /F0 16 Tf 72 700 Td <000100020003000400030004> Tj <0006000600060006 0007> Tj ET",
+           fonts={"F0": font})
+    result = extract_text(b.build())
+    assert result.text == word + " habibi " + word + "\n"
+    assert result.pages[0].unmapped_glyphs == 0 and not result.pages[0].warnings

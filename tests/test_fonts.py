@@ -265,6 +265,21 @@ def test_few_duplicates_are_kept():
     assert texts(font, b"Aa") == ["a", "a"]
 
 
+def test_empty_tounicode_value_means_no_text_of_its_own():
+    # EMPTY_TOUNICODE: `<42> <>` (the cluster's text sits on another glyph): "" and no fallback
+    cmap = cmap_bytes("3 beginbfchar <41> <0628064A> <42> <> <43> <0020> endbfchar")
+    font = load(simple(BaseFont="/Helvetica", Encoding="/WinAnsiEncoding", ToUnicode=stream(cmap)))
+    assert texts(font, b"ABC") == ["\u0628\u064a", "", " "]
+    assert parse_cmap(cmap, 100).to_unicode(0x42) == ""
+    wide = cmap_bytes("2 beginbfchar <0003> <> <0004> <0061> endbfchar", "<0000> <FFFF>")
+    composite = load(pdf_value({"/Type": "/Font", "/Subtype": "/Type0", "/BaseFont": "/X", "/Encoding": "/Identity-H",
+                                "/ToUnicode": stream(wide),
+                                "/DescendantFonts": [{"/Type": "/Font", "/Subtype": "/CIDFontType2", "/BaseFont": "/X",
+                                                      "/CIDSystemInfo": {"/Registry": b"Adobe", "/Ordering": b"Identity",
+                                                                         "/Supplement": 0}}]}))
+    assert texts(composite, b"\x00\x03\x00\x04\x00\x05") == ["", "a", None]
+
+
 def test_symbolic_truetype_without_encoding_reads_codes_as_winansi_except_pictographs():
     descriptor = {"/Flags": 4}
     font = load(simple("/TrueType", BaseFont="/ABCDEF+Calibri", FontDescriptor=descriptor, FirstChar=0, Widths=[1] * 256))

@@ -1,7 +1,8 @@
 """Simple fonts (Type1, MMType1, TrueType, Type3): one byte per code, a 256-entry table.
 
 Text of a code, first that applies (ISO 32000-1 §9.10.2):
-1. /ToUnicode, when it maps the code and the value passes the sanity check;
+1. /ToUnicode, when it maps the code and the value passes the sanity check (an empty value: the
+   glyph has no text of its own);
 2. /Encoding: base encoding + /Differences glyph names (through the glyph list); names that are
    numbers (`/65`, `/G065`, `/C41`) are character codes under rule NUMERIC_GLYPH_NAMES
    (numericnames.py); rule TYPE3_UNKNOWN_NAMES: in a Type3 font with an explicit /BaseEncoding,
@@ -143,10 +144,13 @@ def _symbol_pua(text: str, base_font: str) -> str | None:
 def _texts(cmap: CMap | None, encoded: list, base_font: str) -> list:
     """Final code → text: sane ToUnicode values first, the encoding for the rest."""
     mapped: dict[int, str] = {}
+    empty: set[int] = set()
     if cmap is not None and cmap.has_unicode:
         for code in range(256):
             text = cmap.to_unicode(code)
-            if usable_text(text):
+            if text == "":
+                empty.add(code)           # EMPTY_TOUNICODE (tounicode.py): no text of its own
+            elif usable_text(text):
                 if len(text) == 1 and SYMBOL_PUA_FIRST <= ord(text) <= SYMBOL_PUA_LAST:
                     text = encoded[code] or _symbol_pua(text, base_font)
                     if text is None:
@@ -159,7 +163,7 @@ def _texts(cmap: CMap | None, encoded: list, base_font: str) -> list:
                 for code in [c for c, t in mapped.items() if t == text]:
                     if encoded[code] is not None and encoded[code] != text:
                         del mapped[code]
-    return [mapped.get(code, encoded[code]) for code in range(256)]
+    return ["" if code in empty else mapped.get(code, encoded[code]) for code in range(256)]
 
 
 def _widths(font: Any, kind: str, descriptor: Any, base_font: str, flags: int, encoded: list,
