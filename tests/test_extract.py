@@ -441,3 +441,14 @@ def test_cluster_texts_keep_the_latin_word_whole_and_empty_values_are_not_unmapp
     result = extract_text(b.build())
     assert result.text == word + " habibi " + word + "\n"
     assert result.pages[0].unmapped_glyphs == 0 and not result.pages[0].warnings
+
+
+@needs_pipeline
+def test_positional_forms_in_a_subset_truetype_font_read_as_letters_not_punctuation():
+    # four forms of beh and of yeh share a letter each in the ToUnicode map (DUPLICATE_CODES)
+    b = PdfBuilder()
+    forms = {0x21: "\u0628", 0x22: "\u0628", 0x23: "\u0628", 0x24: "\u0628",
+             0x25: "\u064a", 0x26: "\u064a", 0x27: "\u064a", 0x28: "\u064a", 0x29: "\u062a"}
+    font = b.font_truetype("ABCDEF+Amiri", widths=[500] * 16, to_unicode=b.tounicode(forms))
+    b.page(b"BT /F1 20 Tf 72 700 Td <292621> Tj ET", fonts={"F1": font})   # painted left to right
+    assert extract_text(b.build()).text == "\u0628\u064a\u062a\n"

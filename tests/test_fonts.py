@@ -259,6 +259,22 @@ def test_many_codes_to_one_char_fall_back_where_encoding_knows_better():
     assert texts(font, b"ABCDEF") == list("ABCDEF")
 
 
+def test_positional_forms_of_one_letter_beat_the_encoding():
+    # an office suite's subset TrueType font: WinAnsi codes 0x21… for Arabic glyphs, the ToUnicode
+    # maps the isolated, initial, medial and final forms (and an alternate) of each letter to it
+    beh, yeh, hah = "\u0628", "\u064a", "\u062d"
+    cmap = cmap_bytes("13 beginbfchar <21> <0628> <22> <0628> <23> <0628> <24> <0628> <25> <0628>"
+                      " <26> <064A> <27> <064A> <28> <064A> <29> <064A> <2A> <062D> <2B> <062D>"
+                      " <2C> <064E> <2D> <0020> endbfchar")
+    font = load(simple("/TrueType", BaseFont="/ABCDEF+Amiri", Encoding="/WinAnsiEncoding", ToUnicode=stream(cmap),
+                       FirstChar=32, Widths=[500] * 16))
+    assert texts(font, b"!\"#$%&'()*+,-") == [beh] * 5 + [yeh] * 4 + [hah] * 2 + ["\u064e", " "]
+    # but one letter for most of the codes is still a broken map
+    broken = cmap_bytes("1 beginbfrange <41> <46> [<0061> <0061> <0061> <0061> <0061> <0062>] endbfrange")
+    font = load(simple(BaseFont="/Helvetica", Encoding="/WinAnsiEncoding", ToUnicode=stream(broken)))
+    assert texts(font, b"ABCDEF") == list("ABCDEb")
+
+
 def test_few_duplicates_are_kept():
     cmap = cmap_bytes("2 beginbfchar <41> <0061> <61> <0061> endbfchar")
     font = load(simple(BaseFont="/Helvetica", Encoding="/WinAnsiEncoding", ToUnicode=cmap))

@@ -17,6 +17,7 @@ Everything is precomputed into a tuple of 256 DecodedChar, so decode() is one in
 """
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from typing import Any, Callable
 
@@ -29,9 +30,13 @@ from .glyphnames import glyph_to_unicode
 from .numericnames import numeric_name_texts
 from .tounicode import CMap, parse_cmap, usable_text
 
-# more distinct codes than this mapped to one same text, while the encoding names other
-# characters for them, is a broken ToUnicode map (a real font has few duplicate glyphs)
+# rule DUPLICATE_CODES: more distinct codes than this mapped to one same text, while the
+# encoding names other characters for them, is a broken ToUnicode map (everything → space) —
+# unless that text is a letter shared by at most DUPLICATE_LETTER_SHARE of the mapped codes:
+# Arabic positional forms (isolated, initial, medial, final) and stylistic alternates in the
+# subset fonts of office suites map several glyphs to one letter, and must beat the encoding
 DUPLICATE_CODES_LIMIT = 3
+DUPLICATE_LETTER_SHARE = 0.5
 # an ascent above this many em is not a real font metric
 MAX_ASCENT_EM = 3.0
 # a Type3 font whose median advance exceeds the em its /FontMatrix implies is drawn in bigger
@@ -141,6 +146,12 @@ def _symbol_pua(text: str, base_font: str) -> str | None:
     return encodings.WIN_ANSI[low]
 
 
+def _is_letter(text: str) -> bool:
+    """Letters with their marks only (not spaces, digits, punctuation or symbols)."""
+    return unicodedata.category(text[0]).startswith("L") and \
+        all(unicodedata.category(ch)[0] in "LM" for ch in text)
+
+
 def _texts(cmap: CMap | None, encoded: list, base_font: str) -> list:
     """Final code → text: sane ToUnicode values first, the encoding for the rest."""
     mapped: dict[int, str] = {}
@@ -159,7 +170,8 @@ def _texts(cmap: CMap | None, encoded: list, base_font: str) -> list:
         # many codes → one text while the encoding names other characters: a broken map
         counts = Counter(mapped.values())
         for text, count in counts.items():
-            if count > DUPLICATE_CODES_LIMIT:
+            letter_forms = _is_letter(text) and count <= DUPLICATE_LETTER_SHARE * len(mapped)
+            if count > DUPLICATE_CODES_LIMIT and not letter_forms:
                 for code in [c for c, t in mapped.items() if t == text]:
                     if encoded[code] is not None and encoded[code] != text:
                         del mapped[code]
