@@ -434,6 +434,8 @@ def test_numeric_names_that_are_glyph_ids_or_indices_stay_unmapped():
     assert texts(indices, b"\x01\x02") == [None, None]
     mixed = _type3([65, "/65", "/B", 67, "/x67"])     # one name that is not a number: no rule
     assert texts(mixed, b"ABC") == [None, "B", None]
+    letters = _type3([65, "/ab", "/cd", "/ef"])       # hex letters without a digit are names
+    assert texts(letters, b"ABC") == [None, None, None]
 
 
 def test_type3_unknown_names_keep_an_explicit_base_encoding():

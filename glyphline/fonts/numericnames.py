@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 
-# `/65`, `/G065`, `/C41`, `/c033`, `/g0024`: up to two letters, then at most 4 digits
-_NUMERIC = re.compile(r"([A-Za-z]{0,2})([0-9A-Fa-f]{1,4})\Z")
+# `/65`, `/G065`, `/C41`, `/c033`, `/g0024`: up to two letters, then a number of at most 4 digits
+# with at least one decimal digit (`/ab` is a name, not the number 0xAB)
+_NUMERIC = re.compile(r"([A-Za-z]{0,2})([0-9A-Fa-f]{0,3}[0-9][0-9A-Fa-f]{0,3})\Z")
+MAX_DIGITS = 4
 # a font is self-named when this share of its numeric names equals its own code
 SELF_NAMED_SHARE = 0.9
 # the sanity check: this share of the names must read as printable text
@@ -44,7 +46,7 @@ def numeric_name_texts(differences: dict[int, str], base: tuple, kind: str) -> d
     parts = {}
     for code, glyph in named.items():
         match = _NUMERIC.match(glyph)
-        if match is None:
+        if match is None or len(match.group(2)) > MAX_DIGITS:
             return None
         parts[code] = match.groups()
     hexadecimal = any(re.search(r"[A-Fa-f]", digits) for _, digits in parts.values())
