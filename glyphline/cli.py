@@ -35,7 +35,8 @@ STDIN_NAME = "-"
 
 EPILOG = """\
 exit codes:
-  0  ok (pages without a text layer in an otherwise normal file are only warned about)
+  0  ok (pages without a text layer in an otherwise normal file are only warned about; a
+     document whose fonts have no character mapping is said so on stderr, even with --quiet)
   2  usage error: bad option or page spec, unreadable input or unwritable output
   3  no text layer: the document is scanned/image-only and needs OCR (its text, if any, is still written)
   4  password required, or the password is wrong
@@ -241,6 +242,11 @@ def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
         outcome.errors.append(f"glyphline: {job.name}: {result.scan.message}")
     elif result.scan is not None:
         outcome.warnings.append(f"glyphline: {job.name}: {result.scan.message}")
+    if result.unmapped is not None and result.unmapped.whole_document:
+        # not a failure of the tool and not a scan: exit 0, but the one line is always printed
+        outcome.errors.append(f"glyphline: {job.name}: {result.unmapped.message}")
+    elif result.unmapped is not None:
+        outcome.warnings.append(f"glyphline: {job.name}: {result.unmapped.message}")
     outcome.warnings.extend(_warning_lines(job.name, result))
     if job.output is None:
         outcome.text = result.text

@@ -172,7 +172,8 @@ function cancel(job) {
  *          onProgress?: (p: {page: number, pages: number}) => void, signal?: AbortSignal}} [options]
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,
  *          charCount: number, wordCount: number, warnings: string[]}>, charCount: number, wordCount: number,
- *          scan: null|{pages: number[]}, warnings: string[], seconds: number}>}
+ *          scan: null|{pages: number[]}, unmapped: null|{pages: number[]}, warnings: string[],
+ *          seconds: number}>}
  */
 export function extractText(input, options = {}) {
   const { onProgress, signal, ...engineOptions } = options;

@@ -89,3 +89,12 @@ def test_scan_is_reported():
     _, final = run(buffer.getvalue())
     assert final["type"] == "result"
     assert final["scan"]["wholeDocument"] is True and final["scan"]["pages"] == [1]
+
+
+def test_fonts_without_character_mapping_are_reported_apart_from_scans():
+    from test_extract import unmapped_font_pdf
+
+    _, final = run(unmapped_font_pdf(20))
+    assert final["type"] == "result" and final["scan"] is None
+    assert final["unmapped"]["wholeDocument"] is True and final["unmapped"]["pages"] == [1]
+    assert "no character mapping" in final["unmapped"]["message"]

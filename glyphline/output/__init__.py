@@ -27,6 +27,7 @@ class PageContext:
 
     rotation: int = 0
     scan: bool = False                      # the page has no text layer
+    unmapped: bool = False                  # the page's text is lost: its fonts have no character mapping
     warnings: list[str] = field(default_factory=list)
     vocabulary: Vocabulary | None = None    # the document's words, for dehyphenation
     dehyphenate: bool = True
@@ -39,6 +40,7 @@ class DocumentContext:
     page_count: int = 0
     metadata: dict[str, str] = field(default_factory=dict)
     scan: dict[str, Any] | None = None
+    unmapped: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
     markers: bool = False
     page_breaks: bool = True
