@@ -17,6 +17,8 @@ from typing import Any, Iterator, Sequence
 
 from . import filters
 from .content.env import PageEnv
+from .content.sources import PageInput
+from .content.sources import sources as glyph_sources
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
 from .glyph import Glyph
 from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
@@ -280,7 +282,7 @@ class Document:
         self._records = records
         self.limits = limits
         self.keep_outside = keep_outside
-        self.annotations = annotations   # draw annotation appearances (form fields, FreeText, stamps) too
+        self.sources = glyph_sources(annotations=annotations)   # annotation appearances too, unless turned off
         self._acroform: tuple | None = None  # (the catalog's /AcroForm,) once a page has drawn annotations
         self.warnings = warnings
         self._budget = DocumentBudget(limits)
@@ -369,8 +371,6 @@ class Document:
         return b"\n".join(parts)
 
     def _interpret(self, page: Page) -> list[Glyph]:
-        from .content.interpreter import interpret
-
         glyphs: list[Glyph] = []
         # a page interpreted again (its Page object was dropped) keeps the warnings of the first time
         warnings = [] if page.number in self._interpreted else page._warnings
@@ -398,37 +398,26 @@ class Document:
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings,
         )
-        matrix = viewer_matrix(page.box, page.rotation)
         with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
-            try:
-                content = self._content_bytes(page, env)
-                resources = _resolve(page._record.attrs.get("/Resources"))
-                interpret(content, resources, matrix, env, out=glyphs)
-            except PageBudgetExceeded as exc:
-                warnings.append(f"page {page.number} stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
-                return self._finish(page, env, glyphs)   # the annotations would find the budget spent too
-            except BudgetExceeded:
-                raise
-            except RecursionError:
-                warnings.append(f"page {page.number} is nested too deeply; the text decoded before that point is kept")
-            except Exception as exc:
-                warnings.append(f"page {page.number} failed midway ({short_error(exc)}); the text decoded before that point is kept")
-            if self.annotations:    # a separate glyph source: a failure in the content does not cost it, nor the reverse
-                self._interpret_annotations(page, env, matrix, glyphs)
+            source_input = PageInput(
+                number=page.number, obj=page._record.obj, matrix=viewer_matrix(page.box, page.rotation), env=env,
+                content=lambda: self._content_bytes(page, env),
+                resources=lambda: _resolve(page._record.attrs.get("/Resources")), acroform=self._form,
+            )
+            for source in self.sources:   # each isolated: a failure in one does not cost the others
+                try:
+                    source.draw(source_input, glyphs)
+                except PageBudgetExceeded as exc:
+                    warnings.append(source.stopped.format(page=page.number, reason=f"{exc} (limit {exc.limit})"))
+                    break   # the sources after it would find the budget spent too
+                except BudgetExceeded:
+                    raise
+                except RecursionError as exc:
+                    message = source.nested or source.failed
+                    warnings.append(message.format(page=page.number, reason=short_error(exc)))
+                except Exception as exc:
+                    warnings.append(source.failed.format(page=page.number, reason=short_error(exc)))
         return self._finish(page, env, glyphs)
-
-    def _interpret_annotations(self, page: Page, env: PageEnv, matrix: tuple, glyphs: list[Glyph]) -> None:
-        from .content.annotations import annotation_glyphs
-
-        warnings = env.warnings
-        try:
-            annotation_glyphs(page._record.obj, self._form(), matrix, env, glyphs)
-        except PageBudgetExceeded as exc:
-            warnings.append(f"page {page.number}: annotations stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
-        except BudgetExceeded:
-            raise
-        except Exception as exc:   # annotation_glyphs guards each annotation; this is the /Annots array itself
-            warnings.append(f"page {page.number}: the annotations could not be read ({short_error(exc)})")
 
     def _finish(self, page: Page, env: PageEnv, glyphs: list[Glyph]) -> list[Glyph]:
         warnings = env.warnings
