@@ -53,6 +53,10 @@ function plan(paths) {
   }
 }
 
+function unplan(path) {
+  if (loading.planned.delete(path)) loading.total -= BUILD.files[path] || 0;
+}
+
 function reportLoading(force) {
   const now = performance.now();
   if (!loading.active || (!force && now - loading.lastPost < PROGRESS_INTERVAL_MS)) return;
@@ -150,6 +154,7 @@ async function startRuntime(indexURL) {
       return { pyodide, restored: true };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
+      unplan(`snapshot/${BUILD.snapshot}`); // never arrived (or not all of it): the normal boot replaces it
       plan(BOOT_FILES);
       reportLoading(true);
     }
