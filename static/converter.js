@@ -57,16 +57,16 @@ function textName(fileName) {
   return `${stem}.txt`;
 }
 
-/** A page's text as elements, each with dir="auto": reflow paragraphs (one line each), the
- * blank-line separated blocks of preserve, or the whole grid of layout (its columns must stay). */
+/** A page's text as elements, each with dir="auto" so Arabic and Hebrew read right to left:
+ * reflow paragraphs (one line each), the lines of preserve (blank ones kept as spacing), or the
+ * whole grid of a layout page (one direction per page: its columns must stay aligned). */
 function previewBlocks(text, mode) {
   const body = text.replace(/\n+$/, "");
   if (!body.trim()) return [];
-  let blocks;
-  if (mode === "layout") blocks = [body];
-  else if (mode === "preserve") blocks = body.split(/\n[ \t]*\n/);
-  else blocks = body.split("\n");
-  return blocks.filter((block) => block.trim()).map((block) => element("p", { class: "block", dir: "auto", text: block }));
+  if (mode === "layout") return [element("p", { class: "block", dir: "auto", text: body })];
+  const lines = body.split("\n");
+  const kept = mode === "preserve" ? lines : lines.filter((line) => line.trim());
+  return kept.map((line) => element("p", { class: "block", dir: "auto", text: line }));
 }
 
 let jobCounter = 0;
