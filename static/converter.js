@@ -93,7 +93,9 @@ class GlyphlineConverter extends HTMLElement {
     this.render();
     status.addEventListener("change", this.onStatus);
     this.renderStatus();
-    const dropTarget = this.hasAttribute("page-drop") ? document : this.root.querySelector(".dropzone");
+    // without page-drop the element itself takes drops (its overlay covers it: the drag events
+    // of the overlay's own elements reach the same listeners, so the overlay does not flicker)
+    const dropTarget = this.hasAttribute("page-drop") ? document : this;
     this.dropTarget = dropTarget;
     dropTarget.addEventListener("dragover", this.onPageDragOver);
     dropTarget.addEventListener("drop", this.onPageDrop);
