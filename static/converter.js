@@ -441,9 +441,10 @@ class GlyphlineConverter extends HTMLElement {
     this.announce(t("announceDone", { name: job.file.name, pages: selected }));
     const counts = { pages: formatNumber(lang, selected), words: formatNumber(lang, result.wordCount), chars: formatNumber(lang, result.charCount) };
     view.counts.textContent = selected === 1 ? t("countsOne", counts) : t("counts", counts);
-    const missingFontData = (result.missingFontData || []).length > 0;
-    if (missingFontData && (!result.scan || result.scan.wholeDocument)) {
-      // not a scan: the fonts' CMap files could not be fetched (offline before they were cached)
+    // pages without text while a font's CMap file could not be fetched (offline before it was
+    // cached) are not scans: say what is missing instead of "needs OCR"
+    const missingFontData = Boolean(result.scan) && (result.missingFontData || []).length > 0;
+    if (missingFontData && result.scan.wholeDocument) {
       this.fail(job, "font-data", "");
       return;
     }

@@ -152,8 +152,8 @@ def test_works_offline_after_the_first_visit(playwright_driver, chromium_path, s
 
 
 def _cjk_pdf(path):
-    """A Type0 font with the predefined CMap UniGB-UCS2-H and no ToUnicode: its text needs two
-    CMap files (the CMap and Adobe-GB1-UCS2), which the browser fetches from cmaps/."""
+    """A Type0 font with the predefined CMap GBK-EUC-H and no ToUnicode: its text needs two CMap
+    files (the CMap and Adobe-GB1-UCS2), which the browser fetches from cmaps/."""
     import sys
     sys.path.insert(0, str(REPO / "tests"))
     from pdfbuilder import PdfBuilder
@@ -162,8 +162,8 @@ def _cjk_pdf(path):
     cid_font = builder.add({"Type": "/Font", "Subtype": "/CIDFontType0", "BaseFont": "/STSong-Light",
                             "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"GB1", "Supplement": 2}, "DW": 1000})
     font = builder.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/STSong-Light",
-                        "Encoding": "/UniGB-UCS2-H", "DescendantFonts": [cid_font]})
-    codes = CJK_TEXT.encode("utf-16-be").hex().encode()
+                        "Encoding": "/GBK-EUC-H", "DescendantFonts": [cid_font]})
+    codes = CJK_TEXT.encode("gbk").hex().encode()
     builder.page(content=b"BT /F1 12 Tf 72 700 Td <" + codes + b"> Tj ET", fonts={"F1": font})
     path.write_bytes(builder.build())
     return path
@@ -179,7 +179,7 @@ def test_cjk_works_offline_once_the_cmaps_are_cached_in_the_background(playwrigh
     try:
         page = open_app(context, own_server.url)
         page.locator(OFFLINE_COMPLETE).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
-        assert [p for _, p in own_server.requests if p.startswith("/cmaps/UniGB-UCS2-H")]  # cached in the background
+        assert [p for _, p in own_server.requests if p.startswith("/cmaps/GBK-EUC-H")]  # cached in the background
         own_server.stop()  # offline, and this file's CMaps were never needed before
         page.locator("#file").set_input_files(str(pdf))
         assert wait_job_state(page, 0, ("done",)) == "done"
@@ -192,7 +192,7 @@ def test_cjk_works_offline_once_the_cmaps_are_cached_in_the_background(playwrigh
 def test_a_cmap_missing_offline_says_so_and_never_asks_for_ocr(playwright_driver, chromium_path, site_dir, tmp_path):
     pdf = _cjk_pdf(tmp_path / "cjk.pdf")
     # the server lost one CMap, so the background caching cannot get it; then the network goes
-    own_server = StaticServer(site_dir, missing=("/cmaps/UniGB-UCS2-H.bcmap",))
+    own_server = StaticServer(site_dir, missing=("/cmaps/GBK-EUC-H.bcmap",))
     context = playwright_driver.chromium.launch_persistent_context(
         str(tmp_path / "profile"), executable_path=chromium_path, args=CHROMIUM_ARGS, accept_downloads=True)
     try:
