@@ -13,7 +13,7 @@ const CMAPS = /*@CMAPS@*/[];
 const CACHE_ALL_PARALLEL = 4;
 
 const known = new Set([...SHELL, ...LATER, ...CMAPS].map((path) => new URL(path, self.location.href).href));
-const storing = new Map(); // url → the cache.put in flight, so "cache-all" never fetches a file twice
+const storing = new Map(); // url → settles when its fetch-and-store is over, so no file is fetched twice
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -40,18 +40,28 @@ function assetURL(request) {
   return url.href;
 }
 
-// fetches a site file and stores it; the caller gets the response at once, while it streams
-async function fetchAndStore(url) {
-  const response = await fetch(url, { cache: "no-cache" }); // revalidated: never a stale version
-  if (response.ok) {
+// fetches a site file and stores it; the caller gets the response at once, while it streams.
+// The file is in `storing` from the moment its fetch starts until its copy is in the cache.
+function fetchAndStore(url) {
+  let settle;
+  const stored = new Promise((resolve) => { settle = resolve; });
+  const done = () => { storing.delete(url); settle(); };
+  storing.set(url, stored);
+  return fetch(url, { cache: "no-cache" }).then((response) => { // revalidated: never a stale version
+    if (!response.ok) {
+      done();
+      return response;
+    }
     const copy = response.clone(); // now, before the caller starts reading the body
-    const stored = caches.open(VERSION)
+    caches.open(VERSION)
       .then((cache) => cache.put(url, copy))
       .catch(() => {}) // quota or an aborted body: fetched again next time
-      .finally(() => storing.delete(url));
-    storing.set(url, stored);
-  }
-  return response;
+      .finally(done);
+    return response;
+  }, (error) => {
+    done();
+    throw error;
+  });
 }
 
 self.addEventListener("fetch", (event) => {
@@ -64,12 +74,14 @@ self.addEventListener("fetch", (event) => {
     const url = assetURL(request);
     try {
       if (!known.has(url)) return await fetch(request);
-      if (storing.has(url)) await storing.get(url); // the same file is on its way in: wait, not again
-      const stored = await cache.match(url);
-      if (stored) return stored;
-      const response = await fetchAndStore(url);
-      if (storing.has(url)) event.waitUntil(storing.get(url));
-      return response;
+      if (storing.has(url)) { // the same file is on its way in: wait for it, do not fetch it again
+        await storing.get(url);
+        const stored = await cache.match(url);
+        if (stored) return stored;
+      }
+      const response = fetchAndStore(url);
+      event.waitUntil(storing.get(url)); // the worker lives until the copy is stored
+      return await response;
     } catch (error) {
       // offline and not cached: a navigation still gets the app shell
       if (request.mode === "navigate") {
@@ -94,9 +106,11 @@ async function cacheAll() {
       if (storing.has(url)) await storing.get(url);
       if (await cache.match(url)) continue;
       try {
-        const response = await fetchAndStore(url);
+        const pending = fetchAndStore(url);
+        const stored = storing.get(url);
+        const response = await pending;
         if (response.body) response.body.cancel(); // nobody reads it here: the cache has its copy
-        if (storing.has(url)) await storing.get(url);
+        await stored;
         if (!response.ok || !(await cache.match(url))) missing += 1;
       } catch {
         missing += 1; // offline: tried again on the next visit
