@@ -86,12 +86,13 @@ self.fetch = async (input, init) => {
   const path = sitePath(input);
   if (!loading.active || path === null || !(path in BUILD.files) || !response.ok || !response.body) return response;
   arrived(path);
-  const counter = new TransformStream({
-    transform(chunk, controller) { addBytes(chunk.byteLength); controller.enqueue(chunk); },
-  });
-  return new Response(response.body.pipeThrough(counter), {
-    status: response.status, statusText: response.statusText, headers: response.headers,
-  });
+  // a copy is read just to count its chunks as they arrive; the caller keeps the original
+  // response (its URL lets the browser reuse the compiled wasm from its code cache)
+  const reader = response.clone().body.getReader();
+  (async () => {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) addBytes(chunk.value.byteLength);
+  })().catch(() => {});
+  return response;
 };
 
 // a module import is not a fetch: its bytes count when it has arrived
