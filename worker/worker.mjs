@@ -136,13 +136,13 @@ function growingModuleFactory(createModule, heapBytes) {
   };
 }
 
-// Restores the memory snapshot made at build time (engine already imported); any failure
-// (another Pyodide build, an old browser, a missing file) falls back to a normal boot.
 // the files every start fetches (Pyodide's module, wasm, stdlib and lock file); a snapshot
 // start adds the snapshot, a normal boot the wheels and app.py
 const RUNTIME_FILES = ["pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"];
 const BOOT_FILES = [...BUILD.wheels.map((name) => `wheels/${name}`), "app.py"];
 
+// Restores the memory snapshot made at build time (engine already imported); any failure
+// (another Pyodide build, an old browser, a missing file) falls back to a normal boot.
 async function startRuntime(indexURL) {
   // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it again
   const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
