@@ -153,7 +153,7 @@ class GlyphlineConverter extends HTMLElement {
       element("p", { id: "drop-text", text: t("dropHere") }),
       element("div", { class: "actions" }, actions),
     ]);
-    // shown while files are dragged over the page (or over the drop zone without page-drop)
+    // shown while files are dragged over the page (without page-drop: over this element)
     const overlay = element("div", {
       id: "drop-overlay", class: this.hasAttribute("page-drop") ? "drop-overlay page" : "drop-overlay",
       role: "region", "aria-label": t("dropOverlay"), hidden: true,

@@ -102,7 +102,7 @@ def test_first_visit_counts_real_bytes_and_downloads_each_file_once(browser, slo
 
 
 def test_a_file_picked_during_start_up_waits_with_starting(browser, slow_server):
-    context = browser.new_context(accept_downloads=True)
+    context = browser.new_context(accept_downloads=True, reduced_motion="reduce")
     try:
         page = context.new_page()
         page.goto(slow_server.url)
@@ -111,6 +111,8 @@ def test_a_file_picked_during_start_up_waits_with_starting(browser, slow_server)
         card = job(page, 0)
         assert card.get_attribute("data-state") == "waiting"
         assert card.locator(".status").inner_text() == "Starting…"
+        # reduced motion: a waiting bar stands still at 0 instead of the endless indeterminate sweep
+        assert card.locator("progress").evaluate("(bar) => bar.hasAttribute('value') ? bar.position : null") == 0
         assert page.locator("#loader").get_attribute("data-state") != "ready"
         assert wait_job_state(page, 0, ("done",), timeout=BOOT_TIMEOUT_MS) == "done"
         assert download_text(page, 0)[1] == cli_output(SAMPLE)
