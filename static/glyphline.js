@@ -43,6 +43,7 @@ export const status = new Status();
 
 let worker = null;
 let readyPromise = null;
+let startGate = null; // deferStart(): the worker is not created before this settles
 let workerCanPause = false; // from "ready": the worker sees "cancel" between pages
 let nextId = 1;
 const waiting = []; // jobs not yet sent to the worker
@@ -88,9 +89,25 @@ function failAll(error) {
   for (const job of waiting.splice(0)) { job.cleanup(); job.reject(error); }
 }
 
+/**
+ * Holds the worker's start until `promise` settles (the app page waits for its service worker,
+ * so that the big files are fetched once, through it). Calls made meanwhile wait in the queue.
+ */
+export function deferStart(promise) {
+  const gate = Promise.resolve(promise).catch(() => {}).then(() => {
+    if (startGate === gate) startGate = null;
+  });
+  startGate = gate;
+}
+
 /** Starts the worker now (page load) instead of on the first conversion; resolves when ready. */
 export function preload() {
-  if (!worker) startWorker();
+  if (worker) return readyPromise;
+  if (startGate) {
+    if (status.state === "idle") status.update({ state: "loading", stage: null, done: 0, total: 0, message: null });
+    return startGate.then(() => preload());
+  }
+  startWorker();
   return readyPromise;
 }
 

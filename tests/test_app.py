@@ -98,3 +98,52 @@ def test_fonts_without_character_mapping_are_reported_apart_from_scans():
     assert final["type"] == "result" and final["scan"] is None
     assert final["unmapped"]["wholeDocument"] is True and final["unmapped"]["pages"] == [1]
     assert "no character mapping" in final["unmapped"]["message"]
+
+
+def _cjk_pdf() -> bytes:
+    """Chinese text in a Type0 font naming the predefined CMap GBK-EUC-H, without ToUnicode
+    (a Uni… CMap would not do: the engine reads UCS-2 codes even without its file)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from pdfbuilder import PdfBuilder
+
+    builder = PdfBuilder()
+    cid_font = builder.add({"Type": "/Font", "Subtype": "/CIDFontType0", "BaseFont": "/STSong-Light",
+                            "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"GB1", "Supplement": 2}, "DW": 1000})
+    font = builder.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/STSong-Light",
+                        "Encoding": "/GBK-EUC-H", "DescendantFonts": [cid_font]})
+    codes = "中文文本".encode("gbk").hex().encode()
+    builder.page(content=b"BT /F1 12 Tf 72 700 Td <" + codes + b"> Tj ET", fonts={"F1": font})
+    return builder.build()
+
+
+@pytest.fixture()
+def site_cmaps_unreachable():
+    """The browser's CMap loader, outside a browser: every fetch fails, as offline before caching."""
+    from glyphline.fonts import cmaps
+
+    yield
+    cmaps.set_cmap_loader(cmaps.file_loader)
+    app._site_cmaps = None
+    app._missing_cmaps.clear()
+
+
+def test_a_shipped_cmap_that_cannot_be_fetched_is_reported_not_just_a_scan(site_cmaps_unreachable, sample_pdf):
+    app.use_site_cmaps("https://example.invalid/cmaps/", ["GBK-EUC-H", "Adobe-GB1-UCS2"])
+    _, final = run(_cjk_pdf())
+    assert final["type"] == "result"
+    assert "GBK-EUC-H" in final["missingFontData"]
+    assert final["scan"]["wholeDocument"]  # what the engine alone says: no text, "a scan"
+    _, latin = run(sample_pdf)  # the next file starts afresh
+    assert latin["missingFontData"] == []
+
+
+def test_a_cmap_the_site_does_not_ship_is_not_reported(site_cmaps_unreachable):
+    app.use_site_cmaps("https://example.invalid/cmaps/", ["Adobe-GB1-UCS2"])
+    _, final = run(_cjk_pdf())
+    assert final["missingFontData"] == []
+
+
+def test_cmaps_available_give_the_text_and_nothing_missing():
+    _, final = run(_cjk_pdf())
+    assert final["missingFontData"] == []
+    assert final["text"].startswith("中文文本")
