@@ -6,12 +6,15 @@
 // Attributes: `page-drop` accepts files dropped anywhere on the page; `preload` starts the
 // worker as soon as the element is on the page; `sample="url"` adds a "Try a sample" button;
 // `lang="de"` overrides the browser language.
-import { extractText, preload, status, GlyphlineError } from "./glyphline.js";
+import { extractText, preload, status, GlyphlineError, MODES, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
 import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
-const DEFAULT_OPTIONS = { mode: "reflow", markers: false, dehyphenate: true, annotations: true, bom: false, pages: "" };
+// the options this form offers, with the engine's defaults; the preview shows text, so JSON is left to the API
+const FORM_OPTIONS = ["mode", "markers", "dehyphenate", "annotations", "bom"];
+const DEFAULT_OPTIONS = { ...Object.fromEntries(FORM_OPTIONS.map((name) => [name, ENGINE_DEFAULTS[name]])), pages: "" };
+const FORM_MODES = MODES.filter((mode) => mode !== "json");
 const PREVIEW_CHARS = 200_000; // a textarea with more than this gets sluggish on a phone
 const PAGE_RANGE = /^\s*\d+\s*(-\s*\d*\s*)?(,\s*\d+\s*(-\s*\d*\s*)?)*$/;
 // a finger, not a mouse, or a screen too narrow for dragging: "drop anywhere" means nothing there
@@ -30,7 +33,7 @@ function loadOptions() {
     for (const key of Object.keys(DEFAULT_OPTIONS)) {
       if (typeof saved[key] === typeof DEFAULT_OPTIONS[key]) options[key] = saved[key];
     }
-    if (!["reflow", "preserve", "layout"].includes(options.mode)) options.mode = "reflow";
+    if (!FORM_MODES.includes(options.mode)) options.mode = DEFAULT_OPTIONS.mode;
     return options;
   } catch {
     return { ...DEFAULT_OPTIONS };
@@ -166,13 +169,13 @@ class GlyphlineConverter extends HTMLElement {
   renderOptions() {
     const t = this.t;
     const modes = element("fieldset", {}, [element("legend", { text: t("modeLegend") })]);
-    for (const mode of ["reflow", "preserve", "layout"]) {
+    for (const mode of FORM_MODES) {
       const radio = element("input", { type: "radio", name: "mode", value: mode, id: `mode-${mode}`, checked: this.options.mode === mode });
       radio.addEventListener("change", () => this.setOption("mode", mode));
       modes.append(element("div", { class: "choice" }, [radio, element("label", { for: `mode-${mode}`, text: t(`modes.${mode}`) })]));
     }
     const checks = element("fieldset", { class: "checks" });
-    for (const name of ["markers", "dehyphenate", "annotations", "bom"]) {
+    for (const name of FORM_OPTIONS.filter((option) => option !== "mode")) {
       const box = element("input", { type: "checkbox", id: name, checked: this.options[name] });
       box.addEventListener("change", () => this.setOption(name, box.checked));
       checks.append(element("div", { class: "choice" }, [box, element("label", { for: name, text: t(name) })]));

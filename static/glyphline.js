@@ -9,7 +9,8 @@
 const WORKER_URL = new URL("../worker/worker.mjs", import.meta.url);
 const CANCEL_GRACE_MS = 3000; // a worker that cannot pause between pages is restarted after this
 
-export const ERROR_KINDS = ["password", "not-pdf", "damaged", "budget", "bad-options", "failed", "unavailable"];
+// the engine's modes, option defaults and error kinds, written by the site build from glyphline.options
+export { ERROR_KINDS, MODES, DEFAULT_OPTIONS } from "./engine.mjs";
 
 /** A conversion that failed; `kind` is one of ERROR_KINDS. */
 export class GlyphlineError extends Error {
@@ -184,13 +185,14 @@ function cancel(job) {
 /**
  * Extracts the text of a PDF.
  * @param {File|Blob|ArrayBuffer|Uint8Array} input
- * @param {{mode?: "reflow"|"preserve"|"layout", pages?: string, markers?: boolean, pageBreaks?: boolean,
+ * @param {{mode?: "reflow"|"preserve"|"layout"|"json", pages?: string, markers?: boolean, pageBreaks?: boolean,
  *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean,
  *          onProgress?: (p: {page: number, pages: number}) => void, signal?: AbortSignal}} [options]
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,
  *          charCount: number, wordCount: number, warnings: string[]}>, charCount: number, wordCount: number,
  *          scan: null|{pages: number[]}, unmapped: null|{pages: number[]}, warnings: string[],
- *          seconds: number}>}
+ *          seconds: number, json?: object}>} With mode "json", `json` is the parsed document
+ *          (pages → blocks → lines → words with boxes; `text` holds the same as a string).
  */
 export function extractText(input, options = {}) {
   const { onProgress, signal, ...engineOptions } = options;
