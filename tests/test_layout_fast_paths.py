@@ -56,6 +56,7 @@ def _general_segments(glyphs: list[Glyph]) -> list[lines.Segment]:
 
 
 def _general_words(glyphs, starts, ends) -> list[words.Word]:
+    glyphs, starts, ends = words.without_covered_spaces(glyphs, starts, ends)
     breaks = words.word_breaks(glyphs, starts, ends)
     out = [words._word(group) for group in words.split_at_breaks(glyphs, breaks)]
     words._soft_hyphens(out)
