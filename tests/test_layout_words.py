@@ -204,3 +204,9 @@ def test_dot_leader_does_not_make_a_toc_entry_letter_spaced():
     dots = [glyph(".", 190 + 5.26 * k, 100, advance=3.0) for k in range(40)]
     page = run("12", 410, 100)
     assert reflow(title + dots + page) == "1.1 Research question " + " ".join("." * 40) + " 12"
+
+
+def test_chart_of_jamo_evenly_spaced_is_not_a_letter_spaced_word():
+    # a hangul jamo chart: square glyphs 0.44 em apart on a grid, every gap alike
+    glyphs = [glyph(ch, 10 + 23.04 * k, 45, size=16, advance=16) for k, ch in enumerate("ㄱㅁㅑㅡㅱㆁ")]
+    assert reflow(glyphs) == "ㄱ ㅁ ㅑ ㅡ ㅱ ㆁ"

@@ -21,7 +21,8 @@ from ..glyph import Glyph
 from .bidi import logical_words
 from .lines import box_height, text_unit
 from .model import Word
-from .scripts import PRE_BASE_VOWEL_SIGNS, is_rtl, no_space_between, reorder_pre_base_vowels
+from .scripts import (FIRST_HANGUL, PRE_BASE_VOWEL_SIGNS, is_cjk, is_rtl, no_space_between,
+                      reorder_pre_base_vowels)
 
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
 # 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
@@ -34,7 +35,9 @@ LETTER_SPACED_SHARE = 0.7
 LETTER_SPACED_MIN_GAPS = 4
 
 # ... counting only the gaps between two letters or digits: a dot leader ("Limitations . . . 13")
-# spaces its dots a quarter em apart, which says nothing about the letters' spacing.
+# spaces its dots a quarter em apart, which says nothing about the letters' spacing. CJK and
+# hangul count as no letters here: square glyphs set on a grid, whose evenly spaced rows are
+# tables of characters (a jamo chart 0.44 em apart), and ideographs take no spaces anyway.
 # A gap wider than this many font sizes (the larger of the two glyphs') is a word break whatever
 # the line's own spacing or script: table cells and grids of characters ("à  á  â", 1.4 em; jamo
 # tables; border digits hundreds of points apart) are not one word; letter-spaced titles track
@@ -167,13 +170,21 @@ def _em(g: Glyph, unit: float) -> float:
 def _letter_gap(texts, gaps: list[float], breaks: list[bool]) -> float | None:
     """The typical gap between two letters (or digits) of a letter-spaced line, or None when
     the line is not letter-spaced: most of those gaps are not word spaces (LETTER_SPACED_*)."""
-    letter_gaps = [gap for a, b, gap in zip(texts, texts[1:], gaps) if a[-1].isalnum() and b[0].isalnum()]
+    letters = [_spaced_letter(t[-1]) for t in texts]
+    firsts = letters if len("".join(texts)) == len(texts) else [_spaced_letter(t[0]) for t in texts]
+    pairs = [a and b for a, b in zip(letters, firsts[1:])]
+    letter_gaps = list(compress(gaps, pairs))
     if len(letter_gaps) < LETTER_SPACED_MIN_GAPS:
         return None
-    spaced = [brk for a, b, brk in zip(texts, texts[1:], breaks) if a[-1].isalnum() and b[0].isalnum()]
+    spaced = list(compress(breaks, pairs))
     if spaced.count(True) < LETTER_SPACED_SHARE * len(letter_gaps):
         return None
     return sorted(letter_gaps)[len(letter_gaps) // 3]
+
+
+def _spaced_letter(ch: str) -> bool:
+    """A letter or digit of a script that letter-spacing applies to (not CJK, not hangul)."""
+    return ch.isalnum() and (ch < FIRST_HANGUL or not is_cjk(ch))
 
 
 def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps) -> None:
