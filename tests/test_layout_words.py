@@ -174,8 +174,10 @@ def test_zero_advance_space_does_not_split_a_number():
 
 
 def test_space_glyph_in_a_gap_still_separates_even_with_tight_tracking():
-    # negative tracking pulls the next word 0.05 em over the end of the space: still a space
-    glyphs = run("two", 72, 100) + [glyph(" ", 87, 100, advance=2.5)] + run("words", 89, 100)
+    # tracking of -0.05 em pulls the space over the end of "two" and the next word over the end
+    # of the space: 40 % of the space is covered, and it is still a space
+    glyphs = run("two", 72, 100, tracking_em=-0.05)
+    glyphs += [glyph(" ", 85.5, 100, advance=2.5)] + run("words", 87.5, 100, tracking_em=-0.05)
     assert reflow(glyphs) == "two words"
 
 

@@ -48,8 +48,10 @@ WIDE_GAP_EM = 1.0
 # it (forms that pad a field with spaces painted on top of its text, "F orm", "1 8"; a padding
 # space over the first digit of a right-aligned number, "8 51.5") is no word space when the
 # glyphs on its two sides cover at least this share of its advance; one with no advance takes
-# no room at all. Either way the gap between its neighbours decides.
-SPACE_COVERED_SHARE = 0.5
+# no room at all. Either way the gap between its neighbours decides. The spaces seen drawn
+# over letters are covered entirely; tightened text (Tc -0.05 em on both sides of a 0.25 em
+# space) covers 40 % of a real one.
+SPACE_COVERED_SHARE = 0.8
 
 SOFT_HYPHEN = "\u00ad"
 
