@@ -136,10 +136,12 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
 
 
 def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
-                    texts: tuple[str, ...], line_text: str, top_char: str) -> list[bool]:
+                    texts: tuple[str, ...], line_text: str, top_char: str,
+                    check_spaces: bool = False) -> list[bool] | None:
     """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
     come in order along it (the furthest end is the previous glyph's): the same rules, with
-    the gaps and their limit computed in whole-list operations rather than glyph by glyph."""
+    the gaps and their limit computed in whole-list operations rather than glyph by glyph.
+    `check_spaces` (the starts ascend too): None when a whitespace glyph is no word space."""
     n = len(glyphs)
     gaps = list(map(sub, starts[1:], ends))
     limit = ratio * text_unit(glyphs[0])
@@ -157,7 +159,8 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
             breaks = [g > typical + limit or g > cap for g in gaps]
     if top_char >= "\u0300" or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
-        _script_breaks(texts, breaks, gaps, cap)
+        if _script_breaks(texts, breaks, gaps, cap, (starts, ends) if check_spaces else None):
+            return None
     mark = leading_mark(glyphs)
     if mark:
         breaks[mark - 1] = True
@@ -189,17 +192,35 @@ def _spaced_letter(ch: str) -> bool:
     return ch.isalnum() and (ch < FIRST_HANGUL or not is_cjk(ch))
 
 
-def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps) -> None:
+def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps, spans=None) -> bool:
     """Whitespace glyphs separate words by themselves; CJK and clusters take no space unless
-    the gap is wider than the cap (`caps`: one per gap, or one for the line)."""
-    for i in range(1, len(texts)):
+    the gap is wider than the cap (`caps`: one per gap, or one for the line).
+
+    `spans`, (starts, ends) of a line whose starts and ends both ascend: stop and return True
+    at a whitespace glyph that is no word space (see SPACE_COVERED_SHARE)."""
+    n = len(texts)
+    if spans is not None:
+        starts, ends = spans
+        if texts[0].isspace() and _no_word_space(texts, starts, ends, 0):
+            return True
+        half = SPACE_COVERED_SHARE / 2
+    for i in range(1, n):
         a = texts[i - 1]
         b = texts[i]
         if a.isspace() or b.isspace():
             breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
+            if spans is not None and b.isspace():
+                # in an ascending line a glyph's neighbours cover it no further than the glyphs
+                # next to it reach into it: look closer only when one reaches in far enough
+                s0, s1 = starts[i], ends[i]
+                reach = half * (s1 - s0)
+                if (reach <= 0.0 or ends[i - 1] - s0 >= reach or (i + 1 < n and s1 - starts[i + 1] >= reach)) \
+                        and _no_word_space(texts, starts, ends, i):
+                    return True
         elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
             # CJK, or a cluster continuing (scripts.py), unless the gap is a table's
             breaks[i - 1] = gaps[i - 1] > (caps if type(caps) is float else caps[i - 1])
+    return False
 
 
 def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: str, xs, ys,
@@ -297,14 +318,12 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     texts, xs, ys, end_xs, fonts, flags = columns
     if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
         line_text = "".join(texts)
-        if _WHITESPACE.search(line_text) is not None \
-                and _word_spaces(texts, line_text, starts, ends) is not None:
-            return build_words(glyphs, starts, ends, base_rtl=base_rtl)
         top_char = max(line_text)
         if top_char < "\u0590":
-            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char)
-            return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
-                            line_text)
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char, True)
+            if breaks is not None:   # (None: a whitespace glyph is no word space, see build_words)
+                return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts,
+                                               flags), line_text)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 
@@ -318,28 +337,32 @@ def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float]) 
         spaces = [i for i, t in enumerate(texts) if t.isspace()]
     keep = None
     for k in spaces:
-        if not texts[k].isspace():
-            continue   # (a glyph of several characters, one of them white)
-        s0, s1 = starts[k], ends[k]
-        width = s1 - s0
-        if width > 0.0:
-            covered = 0.0
-            p = k - 1
-            while p >= 0 and texts[p].isspace():
-                p -= 1
-            if p >= 0:
-                covered += max(0.0, min(s1, ends[p]) - max(s0, starts[p]))
-            q = k + 1
-            while q < n and texts[q].isspace():
-                q += 1
-            if q < n:
-                covered += max(0.0, min(s1, ends[q]) - max(s0, starts[q]))
-            if covered < SPACE_COVERED_SHARE * width:
-                continue   # it stands in a gap: a word space
-        if keep is None:
-            keep = [True] * n
-        keep[k] = False
+        if texts[k].isspace() and _no_word_space(texts, starts, ends, k):
+            if keep is None:
+                keep = [True] * n
+            keep[k] = False
     return keep
+
+
+def _no_word_space(texts, starts: list[float], ends: list[float], k: int) -> bool:
+    """Is whitespace glyph k no word space: no advance, or drawn over the glyphs beside it?"""
+    s0, s1 = starts[k], ends[k]
+    width = s1 - s0
+    if width <= 0.0:
+        return True
+    n = len(texts)
+    covered = 0.0
+    p = k - 1
+    while p >= 0 and texts[p].isspace():
+        p -= 1
+    if p >= 0:
+        covered += max(0.0, min(s1, ends[p]) - max(s0, starts[p]))
+    q = k + 1
+    while q < n and texts[q].isspace():
+        q += 1
+    if q < n:
+        covered += max(0.0, min(s1, ends[q]) - max(s0, starts[q]))
+    return covered >= SPACE_COVERED_SHARE * width
 
 
 def _kept(keep: list[bool], glyphs, starts, ends) -> tuple[list[Glyph], list[float], list[float]]:
