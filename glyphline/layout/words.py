@@ -21,7 +21,7 @@ from ..glyph import Glyph
 from .bidi import logical_words
 from .lines import box_height, text_unit
 from .model import Word
-from .scripts import (FIRST_HANGUL, PRE_BASE_VOWEL_SIGNS, is_cjk, is_rtl, no_space_between,
+from .scripts import (FIRST_HANGUL, PRE_BASE_VOWEL_SIGNS, is_hangul, is_rtl, no_space_between,
                       reorder_pre_base_vowels)
 
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
@@ -35,9 +35,10 @@ LETTER_SPACED_SHARE = 0.7
 LETTER_SPACED_MIN_GAPS = 4
 
 # ... counting only the gaps between two letters or digits: a dot leader ("Limitations . . . 13")
-# spaces its dots a quarter em apart, which says nothing about the letters' spacing. CJK and
-# hangul count as no letters here: square glyphs set on a grid, whose evenly spaced rows are
-# tables of characters (a jamo chart 0.44 em apart), and ideographs take no spaces anyway.
+# spaces its dots a quarter em apart, which says nothing about the letters' spacing. Hangul
+# counts as no letter here: its square glyphs, evenly spaced in a row, are a chart of jamo or
+# syllables (0.44 em apart), while hangul text is spaced by its word gaps. Ideographs and kana
+# count: a justified CJK line tracks them and its Latin words alike.
 # A gap wider than this many font sizes (the larger of the two glyphs') is a word break whatever
 # the line's own spacing or script: table cells and grids of characters ("à  á  â", 1.4 em; jamo
 # tables; border digits hundreds of points apart) are not one word; letter-spaced titles track
@@ -188,8 +189,8 @@ def _letter_gap(texts, gaps: list[float], breaks: list[bool]) -> float | None:
 
 
 def _spaced_letter(ch: str) -> bool:
-    """A letter or digit of a script that letter-spacing applies to (not CJK, not hangul)."""
-    return ch.isalnum() and (ch < FIRST_HANGUL or not is_cjk(ch))
+    """A letter or digit that tells a line's letter spacing (any but hangul)."""
+    return ch.isalnum() and (ch < FIRST_HANGUL or not is_hangul(ch))
 
 
 def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps, spans=None) -> bool:
