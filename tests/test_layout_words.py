@@ -212,3 +212,10 @@ def test_chart_of_jamo_evenly_spaced_is_not_a_letter_spaced_word():
     # a hangul jamo chart: square glyphs 0.44 em apart on a grid, every gap alike
     glyphs = [glyph(ch, 10 + 23.04 * k, 45, size=16, advance=16) for k, ch in enumerate("ㄱㅁㅑㅡㅱㆁ")]
     assert reflow(glyphs) == "ㄱ ㅁ ㅑ ㅡ ㅱ ㆁ"
+
+
+def test_space_after_a_word_stays_when_the_next_word_is_drawn_over_it():
+    # overlapping form fields: "necessary " ends with its own space, and the next field's
+    # "to" starts 0.65 pt after the "y", over that space: still two words
+    glyphs = run("necessary", 70.28, 100) + [glyph(" ", 115.28, 100, advance=6.0)] + run("to", 115.93, 100, size=9)
+    assert reflow(glyphs) == "necessary to"

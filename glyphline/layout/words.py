@@ -53,6 +53,10 @@ WIDE_GAP_EM = 1.0
 # over letters are covered entirely; tightened text (Tc -0.05 em on both sides of a 0.25 em
 # space) covers 40 % of a real one.
 SPACE_COVERED_SHARE = 0.8
+# ... and it starts inside the glyph before it, by at least this share of its advance: a space
+# that starts where the previous word ends is that word's own space, even when the next word
+# is drawn over it (overlapping form fields; "an|nuities" starts 49 % inside its "n").
+SPACE_START_INSIDE_SHARE = 0.25
 
 SOFT_HYPHEN = "\u00ad"
 
@@ -204,19 +208,18 @@ def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps, spans=Non
         starts, ends = spans
         if texts[0].isspace() and _no_word_space(texts, starts, ends, 0):
             return True
-        half = SPACE_COVERED_SHARE / 2
+        inside = SPACE_START_INSIDE_SHARE
     for i in range(1, n):
         a = texts[i - 1]
         b = texts[i]
         if a.isspace() or b.isspace():
             breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
             if spans is not None and b.isspace():
-                # in an ascending line a glyph's neighbours cover it no further than the glyphs
-                # next to it reach into it: look closer only when one reaches in far enough
+                # in an ascending line no glyph before it reaches further into it than the
+                # glyph next to it: look closer only when that one reaches in far enough
                 s0, s1 = starts[i], ends[i]
-                reach = half * (s1 - s0)
-                if (reach <= 0.0 or ends[i - 1] - s0 >= reach or (i + 1 < n and s1 - starts[i + 1] >= reach)) \
-                        and _no_word_space(texts, starts, ends, i):
+                reach = inside * (s1 - s0)
+                if (reach <= 0.0 or ends[i - 1] - s0 >= reach) and _no_word_space(texts, starts, ends, i):
                     return True
         elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
             # CJK, or a cluster continuing (scripts.py), unless the gap is a table's
@@ -346,18 +349,21 @@ def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float]) 
 
 
 def _no_word_space(texts, starts: list[float], ends: list[float], k: int) -> bool:
-    """Is whitespace glyph k no word space: no advance, or drawn over the glyphs beside it?"""
+    """Is whitespace glyph k no word space: no advance, or drawn over the glyphs beside it
+    (starting inside the one before it)?"""
     s0, s1 = starts[k], ends[k]
     width = s1 - s0
     if width <= 0.0:
         return True
     n = len(texts)
-    covered = 0.0
     p = k - 1
     while p >= 0 and texts[p].isspace():
         p -= 1
-    if p >= 0:
-        covered += max(0.0, min(s1, ends[p]) - max(s0, starts[p]))
+    if p < 0:
+        return False   # nothing before it to be drawn over
+    covered = min(s1, ends[p]) - max(s0, starts[p])
+    if covered < SPACE_START_INSIDE_SHARE * width:
+        return False   # it starts where the glyph before it ends (or after): a word space
     q = k + 1
     while q < n and texts[q].isspace():
         q += 1
