@@ -219,3 +219,10 @@ def test_space_after_a_word_stays_when_the_next_word_is_drawn_over_it():
     # "to" starts 0.65 pt after the "y", over that space: still two words
     glyphs = run("necessary", 70.28, 100) + [glyph(" ", 115.28, 100, advance=6.0)] + run("to", 115.93, 100, size=9)
     assert reflow(glyphs) == "necessary to"
+
+
+def test_larger_space_from_the_line_above_over_a_letter_join_does_not_split_the_word():
+    # a form's 14 pt space, 6 pt higher, starts 16 % inside "q" and ends inside "u": "q ue"
+    glyphs = run("Je demande", 50, 100, size=12)
+    glyphs += run("que", 111.0, 100, size=12) + [glyph(" ", 116.43, 93.65, size=14, advance=3.51)]
+    assert reflow(glyphs) == "Je demande que"
