@@ -447,8 +447,10 @@ class GlyphlineConverter extends HTMLElement {
     view.counts.textContent = selected === 1 ? t("countsOne", counts) : t("counts", counts);
     // pages without text while a font's CMap file could not be fetched (offline before it was
     // cached) are not scans: say what is missing instead of "needs OCR"
-    const missingFontData = Boolean(result.scan) && (result.missingFontData || []).length > 0;
-    if (missingFontData && result.scan.wholeDocument) {
+    // (the engine calls pages whose glyphs lack Unicode "unmapped", or "scan" when images cover them)
+    const lacking = result.scan || result.unmapped;
+    const missingFontData = Boolean(lacking) && (result.missingFontData || []).length > 0;
+    if (missingFontData && lacking.wholeDocument) {
       this.fail(job, "font-data", "");
       return;
     }
@@ -464,6 +466,10 @@ class GlyphlineConverter extends HTMLElement {
       view.banner.hidden = false;
     } else if (result.scan) {
       view.banner.textContent = t("scanPages", { pages: result.scan.pages.join(", ") });
+      view.banner.hidden = false;
+    } else if (result.unmapped) {
+      const key = result.unmapped.wholeDocument ? "unmappedWhole" : "unmappedPages";
+      view.banner.textContent = t(key, { pages: result.unmapped.pages.join(", ") });
       view.banner.hidden = false;
     }
     view.warnings.replaceChildren(...result.warnings.map((warning) => element("li", { text: warning })));

@@ -132,7 +132,7 @@ def test_a_shipped_cmap_that_cannot_be_fetched_is_reported_not_just_a_scan(site_
     _, final = run(_cjk_pdf())
     assert final["type"] == "result"
     assert "GBK-EUC-H" in final["missingFontData"]
-    assert final["scan"]["wholeDocument"]  # what the engine alone says: no text, "a scan"
+    assert final["unmapped"]["wholeDocument"]  # what the engine alone says: glyphs without Unicode
     _, latin = run(sample_pdf)  # the next file starts afresh
     assert latin["missingFontData"] == []
 
