@@ -6,6 +6,19 @@ the file once fetched. Outside Pyodide there is no `js` module and every call gi
 """
 from __future__ import annotations
 
+from typing import Callable
+
+
+def site_loader(base_url: str, suffix: str) -> Callable[[str], bytes | None]:
+    """name → the bytes of `<base_url>/<name><suffix>` (None when unavailable): the browser's
+    loader for lazily loaded engine data (CMaps, word lists)."""
+    base = base_url.rstrip("/")
+
+    def load(name: str) -> bytes | None:
+        return get_bytes(f"{base}/{name}{suffix}")
+
+    return load
+
 
 def get_bytes(url: str) -> bytes | None:
     """The body of `url`, or None (not in Pyodide, a network error, or a status other than 200)."""

@@ -478,6 +478,19 @@ def simple_page_pdf(text: bytes = b"Hello", *, size: float = 12, at=(72, 700), *
     return b.build()
 
 
+def gbk_cmap_pdf(text: str) -> bytes:
+    """Chinese text in a Type0 font naming the predefined CMap GBK-EUC-H, without ToUnicode: its
+    text needs two CMap files (GBK-EUC-H and Adobe-GB1-UCS2). A Uni… CMap would not do: the
+    engine reads UCS-2 codes even without its file."""
+    b = PdfBuilder()
+    cid_font = b.add({"Type": "/Font", "Subtype": "/CIDFontType0", "BaseFont": "/STSong-Light",
+                      "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"GB1", "Supplement": 2}, "DW": 1000})
+    font = b.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/STSong-Light",
+                  "Encoding": "/GBK-EUC-H", "DescendantFonts": [cid_font]})
+    b.page(content=b"BT /F1 12 Tf 72 700 Td <" + text.encode("gbk").hex().encode() + b"> Tj ET", fonts={"F1": font})
+    return b.build()
+
+
 # ---------------------------------------------------------------- in-memory pypdf objects
 
 def pdf_object(value):

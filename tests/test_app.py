@@ -101,19 +101,10 @@ def test_fonts_without_character_mapping_are_reported_apart_from_scans():
 
 
 def _cjk_pdf() -> bytes:
-    """Chinese text in a Type0 font naming the predefined CMap GBK-EUC-H, without ToUnicode
-    (a Uni… CMap would not do: the engine reads UCS-2 codes even without its file)."""
     sys.path.insert(0, str(REPO / "tests"))
-    from pdfbuilder import PdfBuilder
+    from pdfbuilder import gbk_cmap_pdf
 
-    builder = PdfBuilder()
-    cid_font = builder.add({"Type": "/Font", "Subtype": "/CIDFontType0", "BaseFont": "/STSong-Light",
-                            "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"GB1", "Supplement": 2}, "DW": 1000})
-    font = builder.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/STSong-Light",
-                        "Encoding": "/GBK-EUC-H", "DescendantFonts": [cid_font]})
-    codes = "中文文本".encode("gbk").hex().encode()
-    builder.page(content=b"BT /F1 12 Tf 72 700 Td <" + codes + b"> Tj ET", fonts={"F1": font})
-    return builder.build()
+    return gbk_cmap_pdf("中文文本")
 
 
 @pytest.fixture()

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..sitefetch import get_bytes
+from ..sitefetch import site_loader
 from .bcmap import MAX_USECMAP_DEPTH, BcmapError, CMap, parse_bcmap
 
 CMapLoader = Callable[[str], Optional[bytes]]
@@ -48,12 +48,7 @@ def browser_loader(base_url: str) -> CMapLoader:
     Synchronous XMLHttpRequest is allowed in workers and the interpreter is synchronous, so
     the font that needs a CMap waits for it (the service worker caches the file once fetched).
     """
-    base = base_url.rstrip("/")
-
-    def load(name: str) -> bytes | None:
-        return get_bytes(f"{base}/{name}.bcmap")
-
-    return load
+    return site_loader(base_url, ".bcmap")
 
 
 _loader: CMapLoader = file_loader

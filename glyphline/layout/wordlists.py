@@ -18,7 +18,7 @@ from bisect import bisect_right
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..sitefetch import get_bytes
+from ..sitefetch import site_loader
 
 WordListLoader = Callable[[str], Optional[bytes]]
 
@@ -94,12 +94,7 @@ def file_loader(language: str) -> bytes | None:
 
 def browser_loader(base_url: str) -> WordListLoader:
     """A loader for Pyodide in a Web Worker: synchronous GET of `<base_url>/<lang>.words.z`."""
-    base = base_url.rstrip("/")
-
-    def load(language: str) -> bytes | None:
-        return get_bytes(f"{base}/{language}.words.z")
-
-    return load
+    return site_loader(base_url, ".words.z")
 
 
 _loader: WordListLoader = file_loader

@@ -156,20 +156,13 @@ def test_works_offline_after_the_first_visit(playwright_driver, chromium_path, s
 
 
 def _cjk_pdf(path):
-    """A Type0 font with the predefined CMap GBK-EUC-H and no ToUnicode: its text needs two CMap
-    files (the CMap and Adobe-GB1-UCS2), which the browser fetches from cmaps/."""
+    """Chinese text whose fonts need two CMap files (GBK-EUC-H and Adobe-GB1-UCS2), which the
+    browser fetches from cmaps/."""
     import sys
     sys.path.insert(0, str(REPO / "tests"))
-    from pdfbuilder import PdfBuilder
+    from pdfbuilder import gbk_cmap_pdf
 
-    builder = PdfBuilder()
-    cid_font = builder.add({"Type": "/Font", "Subtype": "/CIDFontType0", "BaseFont": "/STSong-Light",
-                            "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"GB1", "Supplement": 2}, "DW": 1000})
-    font = builder.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/STSong-Light",
-                        "Encoding": "/GBK-EUC-H", "DescendantFonts": [cid_font]})
-    codes = CJK_TEXT.encode("gbk").hex().encode()
-    builder.page(content=b"BT /F1 12 Tf 72 700 Td <" + codes + b"> Tj ET", fonts={"F1": font})
-    path.write_bytes(builder.build())
+    path.write_bytes(gbk_cmap_pdf(CJK_TEXT))
     return path
 
 
