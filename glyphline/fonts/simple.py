@@ -49,11 +49,13 @@ TYPE3_EM_PER_ADVANCE = 2.0
 SYMBOL_PUA_FIRST, SYMBOL_PUA_LAST = 0xF020, 0xF0FF
 # symbol fonts whose codes have no text in any Latin encoding
 _PICTOGRAPH_FONTS = ("wingdings", "webdings", "marlett", "mtextra")
-# rule GBK_WINANSI_FONTS: a non-embedded TrueType font named after a Chinese (GB2312) system
-# font, declared /WinAnsiEncoding without /ToUnicode and with its descriptor's /FontName written
-# as a string (S22PDF, Pdftools), really shows GBK (code page 936) byte pairs — what Windows
-# drew with the system font — so a lead byte and its trail byte are one character (MuPDF's rule)
-GBK_FONT_NAMES = frozenset(("宋体", "黑体", "楷体_GB2312", "仿宋_GB2312", "隶书"))
+# rule GBK_WINANSI_FONTS: a non-embedded TrueType font named after a Chinese system font (its
+# BaseFont begins 宋体, 黑体, 楷体, 仿宋, 新宋, 隶书 or 小标宋: SimSun, SimHei, KaiTi_GB2312, …),
+# with no /Encoding or plain /WinAnsiEncoding and no /ToUnicode, shows GBK (code page 936) byte
+# pairs — Windows' ANSI code page of the producing system, drawn with the system font — so a lead
+# byte and its trail byte are one character (PDFium reads such fonts as GBK CID fonts; MuPDF and
+# pdf.js have the same rule for a shorter list of names)
+GBK_FONT_PREFIXES = ("宋体", "黑体", "楷体", "仿宋", "新宋", "隶书", "小标宋")
 GBK_LEAD_FIRST, GBK_LEAD_LAST = 0x81, 0xFE
 
 
@@ -98,11 +100,10 @@ class GbkSimpleFont(SimpleFont):
 
 def _gbk_winansi(font: Any, kind: str, base_font: str, descriptor: Any) -> bool:
     """Rule GBK_WINANSI_FONTS (see the constants)."""
-    return (kind == "TrueType" and base_font in GBK_FONT_NAMES
-            and name(get(font, "/Encoding")) == "WinAnsiEncoding"
+    encoding = get(font, "/Encoding")
+    return (kind == "TrueType" and base_font.startswith(GBK_FONT_PREFIXES)
+            and (encoding is None or name(encoding) == "WinAnsiEncoding")
             and get(font, "/ToUnicode") is None
-            and isinstance(get(descriptor, "/FontName"), str)
-            and name(get(descriptor, "/FontName")) is None
             and not any(get(descriptor, key) is not None
                         for key in ("/FontFile", "/FontFile2", "/FontFile3")))
 
