@@ -60,6 +60,28 @@ def test_letters_a_word_space_apart_are_not_one_tracked_word():
     assert extract_text(b.build()).text.split("\n\n") == [" ".join(letters), "SUMMARY\n"]
 
 
+def test_codes_the_encoding_leaves_out_take_no_room_in_a_standard_font():
+    # two-byte codes shown with a simple Helvetica (no /Widths): every 0x00 byte is an
+    # unencoded code, drawn as .notdef with /MissingWidth 0 as poppler does, not the AFM's
+    # default 0.556 em that spread the letters apart
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    codes = "".join("00%02X" % ord(ch) for ch in "DEFGHIJKLMNOPQRSTUVWXYZ")
+    b.page(b"BT /F1 10 Tf 50 50 Td <" + codes.encode() + b"> Tj ET", fonts={"F1": font})
+    assert extract_text(b.build()).text == "DEFGHIJKLMNOPQRSTUVWXYZ\n"
+
+
+def test_a_space_its_differences_make_notdef_keeps_the_standard_width():
+    # Differences [32 /.notdef] on a non-embedded Times-Roman: the code keeps the width the
+    # built-in encoding gives it (the space's 0.25 em), so the words stay apart and on the page
+    b = PdfBuilder()
+    encoding = b.add({"Type": "/Encoding", "Differences": [32, "/.notdef"]})
+    font = b.font_type1("Times-Roman", encoding=encoding)
+    b.page(b"BT 10 20 Td /F1 10 Tf (Words that should have spaces between them.) Tj ET",
+           fonts={"F1": font}, media_box=(0, 0, 200, 50))
+    assert extract_text(b.build()).text == "Words that should have spaces between them.\n"
+
+
 def test_justified_line_with_wide_word_gaps_stays_one_line():
     glyphs = run("Wide gaps in a justified line", 72, 100, space_em=1.6)
     assert reflow(glyphs) == "Wide gaps in a justified line"
