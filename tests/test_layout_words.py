@@ -48,8 +48,8 @@ def test_letter_spaced_heading_uses_its_own_gap_statistics():
 
 
 def test_letters_a_word_space_apart_are_not_one_tracked_word():
-    # pdfTeX's table of accented letters: 29 letters, each 0.33 em after the last (a TJ kern
-    # of -331 between every two), no wider gap anywhere: not a 29-letter letter-spaced word
+    # pdfTeX's table of accented letters: 28 letters, each 0.33 em after the last (a TJ kern
+    # of -331 between every two), no wider gap anywhere: not a 28-letter letter-spaced word
     # (LETTER_SPACED_MAX_WORD); a tracked title with the same spacing still joins up
     letters = "àÀâÂäÄçÇéÉèÈêÊëËîÎïÏôÔùÙûÛüÜ"
     b = PdfBuilder()

@@ -35,7 +35,7 @@ LETTER_SPACED_SHARE = 0.7
 LETTER_SPACED_MIN_GAPS = 4
 
 # ... unless that reading would leave a run of more than this many letters with no word break:
-# a line of single letters a word space apart ("à À â Â …", 29 letters 0.33 em apart) is no
+# a line of single letters a word space apart ("à À â Â …", 28 letters 0.33 em apart) is no
 # tracked word (tracked titles: "C O N F I D E N T I A L", 12). Only letters of scripts that
 # space their words count (below U+0590: Latin, Greek, Cyrillic, Armenian); any other glyph
 # ends the run (digits in comb fields, hyphens, space glyphs, CJK lines tracked as a whole).
