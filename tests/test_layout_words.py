@@ -5,6 +5,9 @@ import random
 
 from test_layout_support import SIZE, blocks, glyph, paragraph, reflow, run
 
+from pdfbuilder import PdfBuilder
+
+from glyphline.extract import extract_text
 from glyphline.glyph import Glyph
 from glyphline.layout import analyze_page
 from glyphline.layout.words import WORD_GAP_RATIO
@@ -42,6 +45,41 @@ def test_letter_spaced_heading_uses_its_own_gap_statistics():
     # peers.md §2 case 2: every glyph apart (tracking 0.3 em), words 1 em apart
     glyphs = run("SUMMARY OF RESULTS", 72, 100, tracking_em=0.3, space_em=1.0)
     assert reflow(glyphs) == "SUMMARY OF RESULTS"
+
+
+def test_letters_a_word_space_apart_are_not_one_tracked_word():
+    # pdfTeX's table of accented letters: 28 letters, each 0.33 em after the last (a TJ kern
+    # of -331 between every two), no wider gap anywhere: not a 28-letter letter-spaced word
+    # (LETTER_SPACED_MAX_WORD); a tracked title with the same spacing still joins up
+    letters = "àÀâÂäÄçÇéÉèÈêÊëËîÎïÏôÔùÙûÛüÜ"
+    b = PdfBuilder()
+    font = b.font_type1("Times-Roman", encoding="/WinAnsiEncoding")
+    row = b"".join(b"(" + ch.encode("cp1252") + b")-331" for ch in letters)
+    title = b"".join(b"(" + ch.encode("ascii") + b")-331" for ch in "SUMMARY")
+    b.page(b"BT /F1 11 Tf 72 700 Td [" + row + b"] TJ 0 -40 Td [" + title + b"] TJ ET", fonts={"F1": font})
+    assert extract_text(b.build()).text.split("\n\n") == [" ".join(letters), "SUMMARY\n"]
+
+
+def test_codes_the_encoding_leaves_out_take_no_room_in_a_standard_font():
+    # two-byte codes shown with a simple Helvetica (no /Widths): every 0x00 byte is an
+    # unencoded code, drawn as .notdef with /MissingWidth 0 as poppler does, not the AFM's
+    # default 0.556 em that spread the letters apart
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    codes = "".join("00%02X" % ord(ch) for ch in "DEFGHIJKLMNOPQRSTUVWXYZ")
+    b.page(b"BT /F1 10 Tf 50 50 Td <" + codes.encode() + b"> Tj ET", fonts={"F1": font})
+    assert extract_text(b.build()).text == "DEFGHIJKLMNOPQRSTUVWXYZ\n"
+
+
+def test_a_space_its_differences_make_notdef_keeps_the_standard_width():
+    # Differences [32 /.notdef] on a non-embedded Times-Roman: the code keeps the width the
+    # built-in encoding gives it (the space's 0.25 em), so the words stay apart and on the page
+    b = PdfBuilder()
+    encoding = b.add({"Type": "/Encoding", "Differences": [32, "/.notdef"]})
+    font = b.font_type1("Times-Roman", encoding=encoding)
+    b.page(b"BT 10 20 Td /F1 10 Tf (Words that should have spaces between them.) Tj ET",
+           fonts={"F1": font}, media_box=(0, 0, 200, 50))
+    assert extract_text(b.build()).text == "Words that should have spaces between them.\n"
 
 
 def test_justified_line_with_wide_word_gaps_stays_one_line():

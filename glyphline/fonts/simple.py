@@ -238,7 +238,15 @@ def _widths(font: Any, kind: str, descriptor: Any, base_font: str, flags: int, e
     if afm is not None:
         afm_widths = afm.character_widths
         default = float(missing if missing is not None else afm_widths.get("default", 0))
-        result = [float(afm_widths.get(t, default)) if t else default for t in encoded]
+        # a code its encoding leaves out takes the width of the glyph the font's built-in
+        # encoding has there, else /MissingWidth, 0 by default (Table 122), as poppler draws
+        # them: Differences "32 /.notdef" keeps the space's width, the 0x00 bytes of
+        # "<0044 0045> Tj" read one byte a glyph take none
+        builtin = encodings.SYMBOL_ENCODINGS.get(standard, encodings.STANDARD)
+        unencoded = float(missing or 0.0)
+        result = [float(afm_widths.get(t, default)) if t
+                  else default if t == "" else float(afm_widths.get(builtin[code] or "", unencoded))
+                  for code, t in enumerate(encoded)]
     else:
         result = [missing or 0.0] * 256
     if widths_array is not None:

@@ -34,6 +34,14 @@ LETTER_SPACED_SHARE = 0.7
 # ... and it has at least this many gaps, so two-letter words do not count.
 LETTER_SPACED_MIN_GAPS = 4
 
+# ... unless that reading would leave a run of more than this many letters with no word break:
+# a line of single letters a word space apart ("à À â Â …", 28 letters 0.33 em apart) is no
+# tracked word (tracked titles: "C O N F I D E N T I A L", 12). Only letters of scripts that
+# space their words count (below U+0590: Latin, Greek, Cyrillic, Armenian); any other glyph
+# ends the run (digits in comb fields, hyphens, space glyphs, CJK lines tracked as a whole).
+LETTER_SPACED_MAX_WORD = 20
+_SPACED_SCRIPTS_END = "\u0590"
+
 # ... counting only the gaps between two letters or digits: a dot leader ("Limitations . . . 13")
 # spaces its dots a quarter em apart, which says nothing about the letters' spacing. Hangul
 # counts as no letter here: its square glyphs, evenly spaced in a row, are a chart of jamo or
@@ -133,7 +141,9 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         typical = _letter_gap(texts, gaps, breaks)
         if typical is not None:
             # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
-            breaks = [g > typical + lim or g > cap for g, lim, cap in zip(gaps, limits, caps)]
+            spaced = [g > typical + lim or g > cap for g, lim, cap in zip(gaps, limits, caps)]
+            if not _overlong_word(texts, spaced):
+                breaks = spaced
     _script_breaks(texts, breaks, gaps, caps)
     mark = leading_mark(glyphs)
     if mark:
@@ -163,7 +173,9 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         typical = _letter_gap(texts, gaps, breaks)
         if typical is not None:
             # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
-            breaks = [g > typical + limit or g > cap for g in gaps]
+            spaced = [g > typical + limit or g > cap for g in gaps]
+            if not _overlong_word(texts, spaced):
+                breaks = spaced
     if top_char >= "\u0300" or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
         if _script_breaks(texts, breaks, gaps, cap, (starts, ends) if check_spaces else None):
             return None
@@ -191,6 +203,20 @@ def _letter_gap(texts, gaps: list[float], breaks: list[bool]) -> float | None:
     if spaced.count(True) < LETTER_SPACED_SHARE * len(letter_gaps):
         return None
     return sorted(letter_gaps)[len(letter_gaps) // 3]
+
+
+def _overlong_word(texts, breaks: list[bool]) -> bool:
+    """Does a run of more than LETTER_SPACED_MAX_WORD letters go without a word break? A glyph
+    that is no letter of a space-separated script ends the run."""
+    run = 0
+    for i, t in enumerate(texts):
+        if i and breaks[i - 1] or not t.isalpha() or t >= _SPACED_SCRIPTS_END:
+            run = 0
+        else:
+            run += len(t)
+            if run > LETTER_SPACED_MAX_WORD:
+                return True
+    return False
 
 
 def _spaced_letter(ch: str) -> bool:
