@@ -14,7 +14,7 @@ from pypdf.generic import (DecodedStreamObject, DictionaryObject, NameObject)
 from glyphline.content.env import PageEnv
 from glyphline.content.interpreter import decode_text_string, interpret
 from glyphline.fonts.base import DecodedChar, Font
-from glyphline.glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL
+from glyphline.glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL
 from glyphline.limits import Limits, PageBudget, PageBudgetExceeded
 from pdfbuilder import pdf_object as pdf
 
@@ -141,6 +141,7 @@ def test_horizontal_scaling():
 def test_text_rise():
     glyphs, _ = run(b"BT /F1 10 Tf 100 100 Td 3 Ts (a) Tj 0 Ts (b) Tj ET")
     assert [(g.x, g.y) for g in glyphs] == [(100.0, 103.0), (105.0, 100.0)]
+    assert [g.flags for g in glyphs] == [TEXT_RISE, 0]
 
 
 def test_td_TD_tstar_quote_and_doublequote():
@@ -205,7 +206,7 @@ def test_q_Q_restore_the_whole_state():
                     b"q 2 0 0 2 0 0 cm BT /F2 20 Tf 5 Tc 6 Tw 50 Tz 30 TL 3 Tr 4 Ts ET Q "
                     b"BT 0 100 Td (a b) Tj T* (c) Tj ET")
     a, space, b, c = glyphs
-    assert (a.font, a.size, a.flags, a.y) == ("Mono", 10.0, 0, 101.0)      # font, size, Tr, Ts, CTM back
+    assert (a.font, a.size, a.flags, a.y) == ("Mono", 10.0, TEXT_RISE, 101.0)   # font, size, Tr, Ts, CTM back
     assert a.advance == pytest.approx((5 + 1) * 0.8)                         # Tc, Tz back
     assert space.advance == pytest.approx((5 + 1 + 2) * 0.8)                 # Tw back
     assert c.y == 101.0 - 12.0                                               # TL back

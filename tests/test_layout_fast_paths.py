@@ -1,8 +1,8 @@
 """The column-wise fast paths of the layout (lines._upright_segments, words._uniform_breaks,
 words._uniform_words and the lines built from Segment.upright columns) must give exactly what
 the glyph-by-glyph rules give: random upright
-pages with fake-bold copies, kerning, out-of-order pieces, gutters, spaces, font changes and
-raised glyphs, compared field by field with the general path."""
+pages with fake-bold copies, kerning, out-of-order pieces, gutters, spaces, font changes,
+raised glyphs (by position and by text rise), compared field by field with the general path."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from glyphline.glyph import Glyph
+from glyphline.glyph import TEXT_RISE, Glyph
 from glyphline.layout import blocks, lines, words
 from glyphline.layout.cleanup import SOFT_HYPHEN
 
@@ -30,9 +30,12 @@ def _page(rng: random.Random, plain: bool = False) -> list[Glyph]:
             text = rng.choice(["a", "b", "l", "l", " ", "fi", "é", "-", SOFT_HYPHEN, "1", "\u00b4"])
             advance = rng.choice([0.0, 0.3, 0.5, 0.6]) * (size or 10.0)
             raised = rng.choice([0.0, 0.0, 0.0, -3.0, 2.0, 0.01])
+            flags = rng.choice([0, 0, 0, 8])
+            if rng.random() < 0.1:   # shown with a text rise (Ts), up to past a line pitch
+                raised = rng.choice([-12.0, -9.0, 5.0, 14.0])
+                flags |= TEXT_RISE
             g = Glyph(text, x, y + raised, x + advance, y + raised, advance, 1.0, 0.0,
-                      box * (size or 10.0), descent * (size or 10.0), size, f"F{size}",
-                      rng.choice([0, 0, 0, 8]))
+                      box * (size or 10.0), descent * (size or 10.0), size, f"F{size}", flags)
             glyphs.append(g)
             if rng.random() < 0.05 and not plain:   # a fake-bold copy
                 glyphs.append(g._replace(x=g.x + 0.3, end_x=g.end_x + 0.3))

@@ -19,7 +19,7 @@ from ..errors import BudgetExceeded
 from ..fonts.base import Font
 from ..fonts.composite import CompositeFont
 from ..fonts.simple import SimpleFont
-from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL, Glyph
+from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
 from .env import PageEnv
 from .lexer import TEXT_RUN, iter_operations
@@ -29,6 +29,10 @@ MAX_MARKED_DEPTH = 256          # BMC/BDC nesting, bounded like q
 MAX_WARNINGS = 64               # distinct warnings per page; a hostile page could name endless missing fonts
 UNKNOWN_DESCENT_EM = 0.2        # font gives no ascent/descent: a 1 em box with a typical Latin descent
 THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, whatever the font matrix
+# A glyph is kept when its box centre lies inside the visible box grown by this many ems: the
+# box (advance × ascent–descent) is wider than the ink, and a glyph the edge cuts near its
+# middle still shows most of its ink (viewers, poppler and MuPDF keep it).
+CLIP_MARGIN_EM = 0.1
 SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more across than down is a line
 _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
@@ -473,7 +477,7 @@ class _Interpreter:
         self.budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
         clip = self.clip
         if clip is not None:
-            x0, y0, x1, y1 = clip
+            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
             # a glyph's box centre is tested against the clip; end_y == y on a level baseline
             level_inside = y0 <= (y + y) * 0.5 + centre_y <= y1
         out_append = self.out.append
@@ -530,7 +534,7 @@ class _Interpreter:
         budget.charge_glyphs(len(strings))
         clip = self.clip
         if clip is not None:
-            x0, y0, x1, y1 = clip
+            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
         out_append = self.out.append
         new = _new_glyph
         undecodable = 0
@@ -608,7 +612,7 @@ class _Interpreter:
         span = self.span
         clip = self.clip
         if clip is not None:
-            x0, y0, x1, y1 = clip
+            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
         out_append = self.out.append
         charge_glyphs = self.budget.charge_glyphs
         charge_operators = self.budget.charge_operators
@@ -752,7 +756,8 @@ class _Interpreter:
             centre_y = d * lift
         else:
             centre_x = centre_y = 0.0
-        flags = self.form_flag | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+        flags = (self.form_flag | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+                 | (TEXT_RISE if rise != 0.0 else 0))
         size_x = size * fm_x                         # glyph units → text-space advance, before Th
         space_spacing = char_spacing + word_spacing
         advance_x = scale * fm_x * a                 # glyph units → viewer-space font advance
@@ -829,11 +834,12 @@ class _Interpreter:
         else:
             flat_height = em
             flat_descent = UNKNOWN_DESCENT_EM * em
-        flags = self.form_flag | VERTICAL | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+        flags = (self.form_flag | VERTICAL | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
+                 | (TEXT_RISE if rise != 0.0 else 0))
         name = font.name
         mcid = self.mcid
         span = self.span
-        clip = self.clip
+        clip = self.clip if self.clip is None else _grown(self.clip, CLIP_MARGIN_EM * em)
         out_append = self.out.append
         charge_glyphs = self.budget.charge_glyphs
         undecodable = 0
@@ -957,7 +963,8 @@ class _Interpreter:
             return
         x, y, dx, dy, height, descent, size, name, flags, centre_x, centre_y = span.first
         advance = (span.pen_x - x) * dx + (span.pen_y - y) * dy
-        if self.clip is not None and not _inside(self.clip, (x + span.end_x) * 0.5 + centre_x,
+        if self.clip is not None and not _inside(_grown(self.clip, CLIP_MARGIN_EM * size),
+                                                 (x + span.end_x) * 0.5 + centre_x,
                                                  (y + span.end_y) * 0.5 + centre_y):
             return
         self.budget.charge_glyphs(1)
@@ -1037,6 +1044,11 @@ class _Interpreter:
             state, self.resources, self.tm, self.tlm, self.form_flag, save_depth, self.ignored_saves = caller
             del self.saved[save_depth:]     # q without Q inside the form
             self.set_state(state)
+
+
+def _grown(clip: tuple, margin: float) -> tuple:
+    """The clip box grown by `margin` on every side (the glyph-size tolerance of CLIP_MARGIN_EM)."""
+    return clip[0] - margin, clip[1] - margin, clip[2] + margin, clip[3] + margin
 
 
 def _inside(clip: tuple, x: float, y: float) -> bool:

@@ -292,6 +292,8 @@ def _read_encoding(font: Any, limits: Limits, read_stream, warnings: list[str]) 
             result.codespace, result.identity = TWO_BYTE, True
         else:
             result.cid_map = _predefined_cmap(encoding_name, warnings)
+            # the CMap's own WMode: the JIS CMap named plain "V" is vertical too
+            result.vertical = result.vertical or getattr(result.cid_map, "wmode", 0) == 1
             if unicode_match:
                 result.codespace, result.unicode_codec = _UNICODE_CODESPACES[unicode_match.group(1)]
             elif result.cid_map is None:
@@ -299,15 +301,20 @@ def _read_encoding(font: Any, limits: Limits, read_stream, warnings: list[str]) 
     elif encoding_obj is not None and hasattr(encoding_obj, "get_data"):
         cmap = _embedded_cmap(encoding_obj, limits, read_stream, warnings)
         if cmap is not None:
-            result.vertical = cmap.wmode == 1 or number(get(encoding_obj, "/WMode")) == 1
+            stated = get(encoding_obj, "/WMode")
+            result.vertical = cmap.wmode == 1 or number(stated) == 1
             result.cid_map = cmap
             parent = cmap.usecmap
+            inherited = None
             if parent in _IDENTITY and not cmap.has_cids:
                 result.identity = True
             elif parent:
                 inherited = TWO_BYTE_IDENTITY if parent in _IDENTITY else _predefined_cmap(parent, warnings)
                 if inherited is not None:
                     result.cid_map = _ChainedCMap(cmap, inherited)
+            if parent and stated is None and cmap.wmode == 0:
+                # "/Identity-V usecmap" with no WMode of its own writes as its parent does
+                result.vertical = parent.endswith("-V") or getattr(inherited, "wmode", 0) == 1
     else:
         warnings.append("Type0 font without a usable /Encoding; Identity-H assumed")
         result.codespace, result.identity = TWO_BYTE, True

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..glyph import Glyph
-from .lines import HORIZONTAL, LINE_TOLERANCE, Segment
+from .lines import HORIZONTAL, LINE_TOLERANCE, Segment, interleaved
 from .model import Word
 from .scripts import is_rtl
 from .words import WORD_GAP_RATIO, build_words, leading_mark, upright_words
@@ -391,14 +391,17 @@ def _rows_aligned(a: list[Segment], b: list[Segment]) -> bool:
 
 def _leaf_lines(segs: list[Segment], rtl: bool = False) -> list[TextLine]:
     """Join a flow's segments that share a baseline into lines, top to bottom; rows closer
-    than a line (display math, a raised footnote number) form one line in stream order."""
+    than a line (display math, a raised footnote number) form one line in stream order.
+    Segments that overlap along the line on different baselines (lines.interleaved) are two
+    lines however close."""
     by_v = sorted(segs, key=lambda s: s.v)
     groups: list[list[Segment]] = []
     for s in by_v:
         if groups:
             last = groups[-1]
             ref = last[0]
-            if abs(s.v - ref.v) <= LINE_TOLERANCE * max(s.height, ref.height):
+            if (abs(s.v - ref.v) <= LINE_TOLERANCE * max(s.height, ref.height)
+                    and not any(interleaved(t, s) for t in last)):
                 last.append(s)
                 continue
         groups.append([s])

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from .scripts import no_space_between
+from .scripts import no_space_at_line_break
 
 HYPHENS = frozenset("-\u2010\u00ad")
 SOFT_HYPHEN = "\u00ad"
@@ -123,7 +123,7 @@ def join_lines(lines: Iterable[str], vocabulary: Vocabulary | None, dehyphenate:
             space = text.find(" ")
             second, rest = (text, "") if space < 0 else (text[:space], text[space:])
             out = head + join_broken(first, second, vocabulary) + rest
-        elif no_space_between(out[-1], text[0]):
+        elif no_space_at_line_break(out[-1], text[0]):
             out = out + text   # CJK lines join without a space
         else:
             out = out + " " + text

@@ -4,13 +4,16 @@ Every glyph is measured in the frame of its own writing direction: `u` along the
 across it (growing in reading order of the lines: down for horizontal text, leftwards for
 vertical CJK columns). A glyph continues a line while its origin moves across by at most
 half the larger of the two glyph box heights (so superscripts and subscripts stay on their
-line) and the gap along the line stays below a column gutter.
+line; a glyph the producer raised or lowered with a text rise may sit up to SCRIPT_RISE_EM
+off) and the gap along the line stays below a column gutter.
 
 Two linear passes, never pairwise over the page:
 1. runs in content-stream order (producers draw most lines in one go);
 2. runs are merged by geometry (grouped by baseline, then swept along the line), so lines
-   drawn in pieces, out of order or twice (fake bold) come together. Each segment's
-   glyphs are then sorted by position along the line and duplicates dropped.
+   drawn in pieces, out of order or twice (fake bold) come together, but two runs that
+   overlap along the line on different baselines (a title and the small line tucked under
+   it) stay two lines. Each segment's glyphs are then sorted by position along the line and
+   duplicates dropped.
 
 Pages of upright horizontal text only (most pages) take _upright_segments: the same rules,
 evaluated over the page's columns of numbers (x, y, ends, units) in whole-list operations.
@@ -27,13 +30,19 @@ from itertools import compress
 from operator import eq, itemgetter, ne, sub
 from dataclasses import dataclass, field
 
-from ..glyph import VERTICAL, Glyph
+from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from .cleanup import (DUPLICATE_MAX_DISTANCE_EM, SPACING_ACCENTS, accent_mark, drop_duplicates,
                       on_letter, with_mark)
 
 # Half the larger glyph box height: the normal-distance rule of HotPDF and pdf.js; raised or
 # lowered text (about 0.3–0.4 em) stays on its line, the next line (>= 1 em away) does not.
 LINE_TOLERANCE = 0.5
+
+# A glyph shown with a text rise (Ts), or the glyph after it, continues its stream neighbour's
+# line while their baselines are at most this many font sizes (the larger) apart: the producer
+# said it is a superscript or subscript of that line, and Ts superscripts sit up to about one
+# em above the baseline (pdf.js text_rise_eol_bug: 12 pt over 12 pt text), a line pitch beyond.
+SCRIPT_RISE_EM = 1.1
 
 # A gap along the line wider than this (in font sizes) separates segments. Column gutters are
 # at least about 1 em (LaTeX \columnsep 10 pt at 10 pt); justified word gaps rarely reach it.
@@ -42,6 +51,13 @@ SEGMENT_GAP_EM = 0.8
 # A move backwards along the line by more than this (in font sizes) starts a new stream run:
 # fake-bold copies and kerning step back a little; a return to the line start steps back a lot.
 MAX_BACKTRACK_EM = 1.0
+
+# Two runs on one baseline group that overlap along the line by more than this (in the
+# smaller font size) are two lines, unless their baselines lie within SAME_BASELINE_EM of
+# it: a fake-bold copy or a line drawn twice overlaps on its own baseline, a superscript
+# beside its word or stacked over a subscript overlaps by one small glyph (under 1 em).
+INTERLEAVED_OVERLAP_EM = 1.0
+SAME_BASELINE_EM = 0.15
 
 # Directions closer than this many degrees are one writing direction (transform rounding).
 DIRECTION_STEP_DEGREES = 1.0
@@ -237,7 +253,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     sin = 0.0
     cur_key = -1
     last_height = last_size = math.nan   # never equal: the first glyph computes its unit
-    h = size = 0.0
+    h = size = prev_size = 0.0
+    prev_flags = 0
     for index, g in enumerate(glyphs):
         if g.dy == 0.0 and g.dx > 0.0:     # upright horizontal text: u, v are x, y
             key = HORIZONTAL
@@ -258,8 +275,11 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
             h = text_unit(g)
             size = g.size if g.size > 0 else h
         item = (u, end, g, index)
+        flags = g.flags
         if (cur is not None and key == cur_key
-                and abs(v - prev_v) <= LINE_TOLERANCE * (h if h > prev_h else prev_h)
+                and (abs(v - prev_v) <= LINE_TOLERANCE * (h if h > prev_h else prev_h)
+                     or ((flags | prev_flags) & TEXT_RISE
+                         and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size)))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
             cur.items.append(item)
             if end > cur.u1:
@@ -275,7 +295,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
             cur = _Run(key, item, v, h, size, u, end, index)
             runs.append(cur)
             cur_key = key
-        prev_v, prev_end, prev_h = v, end, h
+        prev_v, prev_end, prev_h, prev_size, prev_flags = v, end, h, size, flags
     return runs
 
 
@@ -289,7 +309,8 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
     if n == 0:
         return []
     texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = zip(*glyphs)
-    if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in set(flags)):
+    flag_set = set(flags)
+    if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in flag_set):
         return None
     # a zero or negative advance: the glyph is a point
     ends = [u if end < u else end for end, u in zip(end_xs, xs)]
@@ -323,6 +344,13 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
         cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
                 if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
+    if cuts and any(f & TEXT_RISE for f in flag_set):
+        # a raised or lowered glyph stays on the line of the glyph before or after it (_stream_runs)
+        rise = SCRIPT_RISE_EM
+        cuts = [i for i in cuts
+                if not ((flags[i] | flags[i - 1]) & TEXT_RISE
+                        and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
+                        and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
     runs: list[_Run] = []
     for a, b in zip([0] + cuts, cuts + [n]):
         if changes and _changes_inside(changes, a, b):
@@ -508,24 +536,63 @@ def _merge_runs(runs: list[_Run], extent=None) -> list[_Run]:
                     run.u0, run.u1 = extent(*run.items[0])
             group.sort(key=lambda r: r.u0)
         current = group[0]
+        lines = None   # the group's open lines, once two of them overlap along the line (rare)
         for run in group[1:]:
-            gap_limit = SEGMENT_GAP_EM * (current.size if current.size > run.size else run.size)
-            if run.u0 - current.u1 > gap_limit:
-                merged.append(current)
-                current = run
-                continue
-            current.items.extend(run.items)
-            if run.u1 > current.u1:
-                current.u1 = run.u1
-            if run.order < current.order:
-                current.order = run.order
-            if run.size > current.size:
-                current.size = run.size
-            if run.height > current.height:
-                current.height = run.height
-                current.v = run.v
-        merged.append(current)
+            if lines is None:
+                gap_limit = SEGMENT_GAP_EM * (current.size if current.size > run.size else run.size)
+                if run.u0 - current.u1 > gap_limit:
+                    merged.append(current)
+                    current = run
+                    continue
+                if not interleaved(current, run):
+                    _absorb(current, run)
+                    continue
+                lines = [current]
+            # the run joins the open line of the nearest baseline that it neither interleaves
+            # with nor lies a gutter away from, or opens a line; lines a gutter behind it close
+            still_open = []
+            best = None
+            for line in lines:
+                if run.u0 - line.u1 > SEGMENT_GAP_EM * (line.size if line.size > run.size else run.size):
+                    merged.append(line)   # later runs start further along: it stays closed
+                    continue
+                still_open.append(line)
+                if not interleaved(line, run) and (best is None or abs(run.v - line.v) < abs(run.v - best.v)):
+                    best = line
+            if best is None:
+                still_open.append(run)
+            else:
+                _absorb(best, run)
+            lines = still_open
+        if lines is None:
+            merged.append(current)
+        else:
+            merged.extend(lines)
     return merged
+
+
+def _absorb(line: _Run, run: _Run) -> None:
+    """Merge `run` into `line` (runs of one baseline group, in order along the line)."""
+    line.items.extend(run.items)
+    if run.u1 > line.u1:
+        line.u1 = run.u1
+    if run.order < line.order:
+        line.order = run.order
+    if run.size > line.size:
+        line.size = run.size
+    if run.height > line.height:
+        line.height = run.height
+        line.v = run.v
+
+
+def interleaved(line, run) -> bool:
+    """Do two runs (or segments) of one baseline group overlap along the line as two lines
+    would (a 20 pt title and the 8 pt line tucked under it), not as a line and its fake-bold
+    copy or a superscript beside its word?"""
+    small = line.size if line.size < run.size else run.size
+    overlap = (line.u1 if line.u1 < run.u1 else run.u1) - (line.u0 if line.u0 > run.u0 else run.u0)
+    return (overlap > INTERLEAVED_OVERLAP_EM * small
+            and abs(run.v - line.v) > SAME_BASELINE_EM * small)
 
 
 def _finish(key: int, run: _Run, accents: bool = False) -> list[Segment]:

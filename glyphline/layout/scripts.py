@@ -3,6 +3,8 @@
 - CJK ideographs, kana and CJK punctuation are written without spaces: a gap that justified
   text opens between two of them is not a word space. Hangul is spaced like Latin, so two
   syllables keep gap-based spacing (only CJK punctuation next to hangul is never spaced).
+  Fullwidth Latin letters and digits (Ｗｉｎｄｏｗｓ　ＸＰ) are Latin words set in CJK cells:
+  between two of them the gap decides, next to an ideograph or kana they attach.
 - Indic, Thai and similar scripts build clusters (consonant + virama + consonant, vowel
   signs, marks): a glyph that continues a cluster never starts a new word.
 - Vertical presentation forms (U+FE10–FE19, FE30–FE4F) and Arabic presentation forms
@@ -31,6 +33,9 @@ SPACELESS_CJK_RANGES = (
     (0x1B000, 0x1B16F),  # kana supplement and extended
     (0x20000, 0x3134F),  # CJK unified ideographs extensions B–G, compatibility supplement
 )
+# fullwidth digits and Latin letters (U+FF10–FF19, FF21–FF3A, FF41–FF5A): words of Latin
+# letters in CJK cells; two of them are spaced by their gap like ASCII letters
+FULLWIDTH_ALPHANUMERIC_RANGES = ((0xFF10, 0xFF19), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A))
 HANGUL_RANGES = (
     (0x1100, 0x11FF),    # hangul jamo
     (0x3130, 0x318F),    # hangul compatibility jamo
@@ -92,6 +97,11 @@ def is_hangul(ch: str) -> bool:
 def is_spaceless_cjk(ch: str) -> bool:
     """Ideographs, kana, bopomofo, CJK punctuation and fullwidth forms: no spaces between words."""
     return ch >= FIRST_SPACELESS_CJK and _in(SPACELESS_CJK_RANGES, ord(ch[0]))
+
+
+def is_fullwidth_alphanumeric(ch: str) -> bool:
+    """A fullwidth digit or Latin letter (Ａ, ｂ, ３): CJK-width Latin, spaced like Latin between its own kind."""
+    return ch >= "\uff10" and _in(FULLWIDTH_ALPHANUMERIC_RANGES, ord(ch[0]))
 
 
 def is_cjk(ch: str) -> bool:
@@ -173,8 +183,9 @@ def _continues_consonant_cluster(prev: str, text: str) -> bool:
 def no_space_between(a: str, b: str) -> bool:
     """True when no word space may be inferred between text `a` and the text `b` that follows.
 
-    Holds between two spaceless CJK characters, between CJK punctuation and any CJK text
-    (hangul included), and when `b` continues a cluster that `a` ends.
+    Holds between two spaceless CJK characters (not between two fullwidth Latin letters or
+    digits, which are Latin words), between CJK punctuation and any CJK text (hangul
+    included), and when `b` continues a cluster that `a` ends.
     """
     if not a or not b:
         return False
@@ -184,11 +195,20 @@ def no_space_between(a: str, b: str) -> bool:
     if is_cluster_continuation(last, first):
         return True
     if is_spaceless_cjk(last) and is_spaceless_cjk(first):
-        return True
+        return not (is_fullwidth_alphanumeric(last) and is_fullwidth_alphanumeric(first))
     if is_hangul(last) or is_hangul(first):
         other = first if is_hangul(last) else last
         return is_cjk_punctuation(other)
     return False
+
+
+def no_space_at_line_break(a: str, b: str) -> bool:
+    """no_space_between for the end of one line and the start of the next: CJK text wraps
+    between any two cells, fullwidth Latin letters included (UAX #14 class ID), so there two
+    spaceless CJK characters always join."""
+    if a and b and is_spaceless_cjk(a[-1]) and is_spaceless_cjk(b[0]):
+        return True
+    return no_space_between(a, b)
 
 
 def _fold(match: re.Match) -> str:

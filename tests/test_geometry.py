@@ -1,0 +1,170 @@
+"""Geometry of glyphs through the whole pipeline (issue 10, class 7): the visible box, raised
+and lowered text, vertical CMaps, rotated lines of different sizes, fullwidth Latin. Every
+PDF is made here with tests/pdfbuilder.py."""
+from __future__ import annotations
+
+import pytest
+from pdfbuilder import PdfBuilder
+
+import glyphline
+from glyphline.extract import extract_text
+
+
+def text_of(data: bytes) -> str:
+    return extract_text(data).text.strip()
+
+
+def lines_of(data: bytes) -> list[str]:
+    """The page's lines as the preserve mode prints them, blank lines left out."""
+    return [line.strip() for line in extract_text(data, mode="preserve").text.splitlines() if line.strip()]
+
+
+# ---------------------------------------------------------------- fullwidth Latin
+
+FULLWIDTH = "ＷｉｎｄｏｗｓＸＰ第３章"
+
+
+def fullwidth_page(codes: bytes) -> bytes:
+    """A Type0 font whose 2-byte code n is the n-th character of FULLWIDTH (1 em wide)."""
+    b = PdfBuilder()
+    font = b.font_type0({i + 1: ch for i, ch in enumerate(FULLWIDTH)}, dw=1000)
+    b.page(b"BT /F0 10 Tf 72 700 Td " + codes + b" TJ ET", fonts={"F0": font})
+    return b.build()
+
+
+def codes(*numbers: int) -> bytes:
+    return b"<" + b"".join(b"%04x" % n for n in numbers) + b">"
+
+
+def test_fullwidth_latin_words_keep_the_gap_between_them():
+    # "Ｗｉｎｄｏｗｓ" and "ＸＰ" set solid, a third of an em apart (no space glyph), then "第３章"
+    # after the same gap: the two Latin words are spaced; next to an ideograph a fullwidth
+    # letter attaches as CJK text does (a justified line opens such gaps everywhere)
+    array = b"[" + codes(1, 2, 3, 4, 5, 6, 7) + b" -333 " + codes(8, 9) + b" -333 " + codes(10, 11, 12) + b"]"
+    assert text_of(fullwidth_page(array)) == "Ｗｉｎｄｏｗｓ ＸＰ第３章"
+
+
+def test_fullwidth_latin_set_solid_stays_one_word():
+    array = b"[" + codes(1, 2, 3, 4, 5, 6, 7, 8, 9) + b"]"
+    assert text_of(fullwidth_page(array)) == "ＷｉｎｄｏｗｓＸＰ"
+
+
+# ---------------------------------------------------------------- vertical CMaps
+
+def vertical_font(b: PdfBuilder, encoding) -> object:
+    """A Type0 font over a CIDFontType2 with the Adobe-Japan1 collection: 1 em wide, the
+    default vertical metrics (DW2: one em down)."""
+    cid = b.add({"Type": "/Font", "Subtype": "/CIDFontType2", "BaseFont": "/TestMincho",
+                 "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"Japan1", "Supplement": 6},
+                 "FontDescriptor": b.font_descriptor("TestMincho", 880, -120), "DW": 1000})
+    return b.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/TestMincho",
+                  "Encoding": encoding, "DescendantFonts": [cid]})
+
+
+def column_page(encoding_of, string: bytes) -> list:
+    b = PdfBuilder()
+    font = vertical_font(b, encoding_of(b))
+    b.page(b"BT /F0 20 Tf 300 700 Td " + string + b" Tj ET", fonts={"F0": font}, media_box=(0, 0, 400, 800))
+    return [g for g in glyphline.open(b.build()).page(0).glyphs]
+
+
+EMBEDDED_V = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Test-V def "
+              b"/Identity-V usecmap endcmap CMapName currentdict /CMap defineresource pop end end")
+
+
+def test_embedded_cmap_using_identity_v_writes_down_the_page():
+    # an embedded CMap that only says "/Identity-V usecmap" inherits its parent's vertical
+    # writing: 30 glyphs one em apart would run 600 pt off a 400 pt wide page if read across
+    glyphs = column_page(lambda b: b.stream(EMBEDDED_V, {"Type": "/CMap", "CMapName": "/Test-V"}),
+                         b"<" + b"034b" * 30 + b">")          # CID 843: あ in Adobe-Japan1
+    assert len(glyphs) == 30 and {g.text for g in glyphs} == {"あ"}
+    assert all(g.vertical for g in glyphs)
+    assert {round(g.x, 3) for g in glyphs} == {300.0}
+    assert [round(b.y - a.y, 3) for a, b in zip(glyphs, glyphs[1:])] == [20.0] * 29
+
+
+def test_predefined_jis_cmap_named_v_is_vertical():
+    # the ISO-2022-JP CMap "V" has no "-V" suffix; its WMode says it writes down
+    glyphs = column_page(lambda b: "/V", b"<2422242424262428242a>")   # あいうえお in JIS X 0208
+    assert "".join(g.text for g in glyphs) == "あいうえお"
+    assert all(g.vertical for g in glyphs)
+    assert [round(b.y - a.y, 3) for a, b in zip(glyphs, glyphs[1:])] == [20.0] * 4
+
+
+# ---------------------------------------------------------------- lines of different sizes
+
+@pytest.mark.parametrize("matrix", [b"1 0 0 1", b"0 1 -1 0", b"0 -1 1 0"], ids=["upright", "up", "down"])
+def test_lines_of_different_sizes_that_overlap_stay_apart(matrix):
+    # a 20 pt title and an 8 pt line whose baseline is 4 pt below it, over the same stretch:
+    # both are within half the title's box height of each other's baseline, but they overlap
+    # along the line on different baselines, so they are two lines, not one interleaved line
+    b = PdfBuilder()
+    content = (b"BT /F1 20 Tf " + matrix + b" 200 400 Tm (BIG TITLE) Tj "
+               b"/F1 8 Tf " + matrix + b" %s Tm (small text below it) Tj ET")
+    below = {b"1 0 0 1": b"200 396", b"0 1 -1 0": b"204 400", b"0 -1 1 0": b"196 400"}[matrix]
+    b.page(content % below, fonts={"F1": b.font_type1("Helvetica")})
+    assert text_of(b.build()).split() == ["BIG", "TITLE", "small", "text", "below", "it"]
+
+
+def test_superscript_beside_its_word_still_joins_the_line():
+    b = PdfBuilder()
+    b.page(b"BT /F1 10 Tf 72 700 Td (E = mc) Tj /F1 7 Tf 3.5 Ts (2) Tj /F1 10 Tf 0 Ts ( holds.) Tj ET",
+           fonts={"F1": b.font_type1("Helvetica")})
+    assert text_of(b.build()) == "E = mc2 holds."
+
+
+# ---------------------------------------------------------------- text rise
+
+def rise_page(content: bytes) -> bytes:
+    b = PdfBuilder()
+    b.page(content, fonts={"F1": b.font_type1("Helvetica")})
+    return b.build()
+
+
+def test_superscript_raised_a_full_em_by_ts_joins_its_line():
+    # pdf.js text_rise_eol_bug: the 8 pt "2" raised 12 pt over 12 pt text sits wholly above
+    # the line's box, yet Ts says it is a superscript of that line
+    data = rise_page(b"BT /F1 12 Tf 100 700 Td (E = mc) Tj 12 Ts /F1 8 Tf (2) Tj 0 Ts /F1 12 Tf "
+                     b"( is the mass-energy equivalence.) Tj 0 -30 Td (Next line.) Tj ET")
+    assert lines_of(data) == ["E = mc2 is the mass-energy equivalence.", "Next line."]
+
+
+def test_subscript_lowered_by_ts_joins_its_line():
+    data = rise_page(b"BT /F1 10 Tf 100 700 Td (Water is H) Tj -9 Ts /F1 7 Tf (2) Tj 0 Ts /F1 10 Tf "
+                     b"(O.) Tj 0 -14 Td (Below.) Tj ET")
+    assert lines_of(data) == ["Water is H2O.", "Below."]
+
+
+def test_line_drawn_whole_with_a_rise_is_still_its_own_line():
+    # Ts on every glyph of a line (a producer's way to place it): the line starts back at the
+    # margin, so it has no stream neighbour on the line before and keeps its painted place
+    # (unraised it would fall 28 pt below "Third line.", painted it lies between the two)
+    data = rise_page(b"BT /F1 10 Tf 100 700 Td (The first line of text.) Tj 0 -30 Td (The third line of text.) Tj "
+                     b"43 Ts 0 -28 Td (The raised line of text.) Tj ET")
+    assert lines_of(data) == ["The first line of text.", "The raised line of text.", "The third line of text."]
+
+
+# ---------------------------------------------------------------- the visible box
+
+def cropped_page(crop_right: float, crop_top: float = 792) -> str:
+    """ "AB" at 20 pt in a font whose glyphs are 10 pt wide and 20 pt high (ascent 800, descent
+    -200): "A" spans x 100–110, "B" 110–120, both y 696–716 in PDF space."""
+    b = PdfBuilder()
+    font = b.font_truetype("TestMono", widths=[500] * 95, first_char=32)
+    b.page(b"BT /F1 20 Tf 100 700 Td (AB) Tj ET", fonts={"F1": font},
+           media_box=(0, 0, 612, 792), crop_box=(0, 0, crop_right, crop_top))
+    return "".join(g.text for g in glyphline.open(b.build()).page(0).glyphs)
+
+
+def test_glyph_cut_near_its_middle_by_the_cropbox_is_kept():
+    # the edge at 114.6 leaves 46 % of "B" inside: its box centre (115) is 0.02 em outside
+    assert cropped_page(114.6) == "AB"
+    # the top edge at 704.6 leaves 43 % of the box height inside: the centre (706) is 0.07 em above
+    assert cropped_page(612, 704.6) == "AB"
+
+
+def test_glyph_mostly_outside_the_cropbox_is_dropped():
+    # the edge at 112.5 leaves a quarter of "B" inside: its centre is 0.125 em outside
+    assert cropped_page(112.5) == "A"
+    # the top edge at 703.4 leaves 37 % of the box height: the centre (706) 0.13 em above it
+    assert cropped_page(612, 703.4) == ""
