@@ -14,6 +14,7 @@ INVISIBLE = 1       # text render mode 3 or 7 (OCR layers): real text, not paint
 VERTICAL = 2        # font in vertical writing mode (WMode 1)
 ACTUAL_TEXT = 4     # text replaced by a marked-content /ActualText span
 IN_FORM = 8         # drawn inside a Form XObject
+ANNOTATION = 16     # drawn by an annotation's appearance (form field, FreeText, stamp), not the page content
 
 
 class Glyph(NamedTuple):
@@ -31,7 +32,7 @@ class Glyph(NamedTuple):
     descent: float       # part of `height` below the baseline (>= 0), along the normal
     size: float          # effective font size: 1 em of text space measured in viewer space
     font: str            # font name (BaseFont without subset prefix, or the resource name)
-    flags: int = 0       # INVISIBLE | VERTICAL | ACTUAL_TEXT | IN_FORM
+    flags: int = 0       # INVISIBLE | VERTICAL | ACTUAL_TEXT | IN_FORM | ANNOTATION
     mcid: int = -1       # marked-content id of the enclosing tagged span, -1 when none
 
     @property
@@ -49,3 +50,7 @@ class Glyph(NamedTuple):
     @property
     def in_form(self) -> bool:
         return bool(self.flags & IN_FORM)
+
+    @property
+    def from_annotation(self) -> bool:
+        return bool(self.flags & ANNOTATION)
