@@ -198,13 +198,33 @@ def test_passwords_and_buttons_show_no_value(entries):
     assert _text(_glyphs(_document(make)), ANNOTATION) == ""
 
 
-def test_need_appearances_replaces_an_empty_appearance_by_the_value():
+@pytest.mark.parametrize("drawn", [b"", b"BT /F1 12 Tf 2 5 Td (Old) Tj ET"])
+def test_need_appearances_replaces_a_stale_appearance_by_the_value(drawn):
     def stale(b, font):
-        return b.annotation("/Widget", (150, 690, 350, 710), appearance=b"/Tx BMC EMC", FT="/Tx", V="Eve",
-                            DA=b"/Helv 11 Tf 0 g")
-    assert _text(_glyphs(_document(stale)), ANNOTATION) == ""     # the appearance is what is shown…
+        return b.annotation("/Widget", (150, 690, 350, 710), appearance=b"/Tx BMC " + drawn + b" EMC",
+                            fonts={"F1": font}, FT="/Tx", V="Eve", DA=b"/Helv 11 Tf 0 g")
+    shown = "Old" if drawn else ""
+    assert _text(_glyphs(_document(stale)), ANNOTATION) == shown   # the appearance is what is shown…
     fresh = _document(stale, catalog={"AcroForm": {"Fields": [], "NeedAppearances": True}})
     assert _text(_glyphs(fresh), ANNOTATION) == "Eve"              # …unless the form asks for new ones
+
+
+def test_need_appearances_keeps_the_appearance_of_a_field_without_value():
+    def unset(b, font):
+        return b.annotation("/Widget", (150, 690, 350, 710), appearance=b"BT /F1 12 Tf 2 5 Td (Hint) Tj ET",
+                            fonts={"F1": font}, FT="/Tx")
+    data = _document(unset, catalog={"AcroForm": {"Fields": [], "NeedAppearances": True}})
+    assert _text(_glyphs(data), ANNOTATION) == "Hint"
+
+
+def test_a_freetext_without_appearance_shows_its_contents_right_to_left_text_in_reading_order():
+    def note(b, font):
+        return b.annotation("/FreeText", (100, 400, 400, 440), Contents="\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd",
+                            DA=b"/Helv 12 Tf 0 g")
+    data = _document(note)
+    glyphs = [g for g in _glyphs(data) if g.flags & ANNOTATION]
+    assert sorted(glyphs, key=lambda g: g.x)[0].text == "\u05dd"        # painted visually: the last letter leftmost
+    assert extract_text(data).text.split("\n\n")[-1].strip() == "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd"
 
 
 # ----------------------------------------------------------------------------- broken annotations

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 from ..errors import BudgetExceeded
 from ..fonts.standard14 import metrics, standard_name
@@ -50,6 +51,7 @@ AUTO_SIZE_MAX = 12.0                    # /DA font size 0 means "fit the field";
 DEFAULT_FONT = "Helvetica"              # what viewers use when /DA names no font they know
 _DA_FONT = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s+([-+]?(?:\d+\.?\d*|\.\d+))\s+Tf")
 _BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
+_RTL_CLASSES = ("R", "AL", "AN")
 
 
 def annotation_glyphs(page_obj, acroform, page_matrix: tuple, env: PageEnv, out: list[Glyph]) -> None:
@@ -133,13 +135,12 @@ def _draw_annotation(ref, form: _FormDefaults, page_matrix: tuple, env: PageEnv,
     if rect[2] - rect[0] <= 0.0 or rect[3] - rect[1] <= 0.0:
         return None                       # a zero-area annotation shows nothing (unsigned signature fields)
     appearance, problem = _normal_appearance(annot)
-    before = len(out)
-    if appearance is not None:
+    value = _value(annot, subtype)
+    # a form with /NeedAppearances asks viewers to draw field values anew: its appearances may be stale
+    if appearance is not None and not (value is not None and subtype == "/Widget" and form.need_appearances):
         _run_appearance(appearance, rect, form, page_matrix, env, out)
-    drew = len(out) > before
-    if not drew and (appearance is None or form.need_appearances):
-        # no appearance (or the form asks for new ones): draw the value as a viewer generates it
-        _draw_value(annot, subtype, rect, form, page_matrix, env, out)
+    elif value is not None:
+        _draw_value(value, rect, form, page_matrix, env, out)
     return problem
 
 
@@ -205,25 +206,30 @@ def _transformed_bounds(box: tuple, m: tuple) -> tuple:
 
 # ---------------------------------------------------------------- values without an appearance
 
-def _draw_value(annot, subtype, rect: tuple, form: _FormDefaults, page_matrix: tuple, env: PageEnv, out: list) -> None:
+def _value(annot, subtype) -> tuple | None:
+    """(text, multi-line, /DA, /Q) a viewer draws for a field or FreeText without an appearance, or None."""
     if subtype == "/Widget":
         field_type = _resolve(_inherited(annot, "/FT"))
         field_flags = _integer(_inherited(annot, "/Ff"))
         if field_type not in VALUE_FIELD_TYPES or field_flags & FIELD_PASSWORD:
-            return                        # buttons draw states, not values; a password shows only dots
-        text = _value_text(_inherited(annot, "/V"))
-        multiline = bool(field_flags & FIELD_MULTILINE) or isinstance(_resolve(_inherited(annot, "/V")), list)
-        appearance = _inherited(annot, "/DA")
-        quadding = _inherited(annot, "/Q")
+            return None                   # buttons draw states, not values; a password shows only dots
+        raw = _resolve(_inherited(annot, "/V"))
+        text = _value_text(raw)
+        multiline = bool(field_flags & FIELD_MULTILINE) or isinstance(raw, list)
+        appearance, quadding = _inherited(annot, "/DA"), _inherited(annot, "/Q")
     elif subtype == "/FreeText":
         text = _value_text(annot.get("/Contents"))
         multiline = True
-        appearance = annot.get("/DA")
-        quadding = annot.get("/Q")
+        appearance, quadding = annot.get("/DA"), annot.get("/Q")
     else:
-        return
+        return None
     if not text or not text.strip():
-        return
+        return None
+    return text, multiline, appearance, quadding
+
+
+def _draw_value(value: tuple, rect: tuple, form: _FormDefaults, page_matrix: tuple, env: PageEnv, out: list) -> None:
+    text, multiline, appearance, quadding = value
     resource_name, size = _appearance_font(appearance if appearance is not None else form.appearance)
     if quadding is None:
         quadding = form.quadding
@@ -263,6 +269,10 @@ def _place_lines(lines: list[str], rect: tuple, font_name: str, size: float, qua
     if clip is not None and (clip[2] <= clip[0] or clip[3] <= clip[1]):
         clip = None
     for line in lines:
+        if any(unicodedata.bidirectional(char) in _RTL_CLASSES for char in line):
+            from ..layout.bidi import logical_to_visual   # late: glyphline.open() alone stays light
+
+            line = logical_to_visual(list(line))          # a viewer paints right-to-left text in visual order
         advances = [widths.get(char, default_width) * size / 1000.0 for char in line]
         width = sum(advances)
         if quadding == 1:
