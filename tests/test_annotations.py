@@ -316,3 +316,13 @@ def test_the_web_app_passes_the_annotations_option():
     assert final["text"].strip() == "Name:"
     final = app.convert(2, data, {}, lambda message: None, lambda: False)
     assert final["text"].strip() == "Name: Alice"
+
+
+def test_a_problem_repeated_by_many_appearances_is_one_warning():
+    def field(i):
+        def make(b, font):
+            return b.annotation("/Widget", (100, 600 - 30 * i, 300, 620 - 30 * i), FT="/Tx",
+                                appearance=b"BT /Missing 12 Tf 2 5 Td (x) Tj ET", fonts={"F1": font})
+        return make
+    warnings = extract_text(_document(*[field(i) for i in range(5)])).warnings
+    assert sum("/Missing" in w for w in warnings) == 1

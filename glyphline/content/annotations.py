@@ -33,7 +33,6 @@ FLAG_NO_VIEW = 32       # printed but not shown on screen: the peers extract wha
 # field flags (Tables 221, 228, 230)
 FIELD_MULTILINE = 1 << 12
 FIELD_PASSWORD = 1 << 13
-FIELD_COMB = 1 << 24
 
 SKIPPED_SUBTYPES = ("/Popup", "/Link")   # a popup repeats its parent's /Contents; a link paints no text
 STANDARD_SUBTYPES = frozenset((
@@ -68,6 +67,7 @@ def annotation_glyphs(page_obj, acroform, page_matrix: tuple, env: PageEnv, out:
         annots = annots[:limit]
     form = _FormDefaults(acroform)
     problems: list[str] = []
+    known = len(env.warnings)
     for number, ref in enumerate(annots, 1):
         try:
             problem = _draw_annotation(ref, form, page_matrix, env, out)
@@ -79,6 +79,8 @@ def annotation_glyphs(page_obj, acroform, page_matrix: tuple, env: PageEnv, out:
             problem = f"could not be read ({type(exc).__name__})"
         if problem:
             problems.append(f"annotation {number} {problem}")
+    # each appearance runs in its own interpreter: a font missing from 300 fields is one warning, not 300
+    env.warnings[known:] = list(dict.fromkeys(w for w in env.warnings[known:] if w not in env.warnings[:known]))
     if problems:
         listed = "; ".join(problems[:MAX_PROBLEMS_LISTED])
         more = f" (+{len(problems) - MAX_PROBLEMS_LISTED} more)" if len(problems) > MAX_PROBLEMS_LISTED else ""
