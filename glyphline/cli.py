@@ -82,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bom", action="store_true", help="start the output with a UTF-8 byte order mark")
     parser.add_argument("--pages", metavar="SPEC", help="pages to extract, e.g. 1-3,7 or 5- (1-based)")
     parser.add_argument("--password", metavar="PW", default="", help="password of an encrypted PDF")
+    parser.add_argument("--no-annotations", action="store_true",
+                        help="leave out the text of annotations (filled form fields, FreeText boxes, stamps)")
     parser.add_argument("--jobs", metavar="N", type=int, default=min(MAX_DEFAULT_JOBS, os.cpu_count() or 1),
                         help="files converted in parallel (default: min(4, CPUs))")
     parser.add_argument("--quiet", action="store_true", help="no page warnings and no progress bar")
@@ -116,7 +118,8 @@ def _main(argv: list[str] | None) -> int:
     if args.files.count(STDIN_NAME) > 1:
         parser.error("'-' (standard input) can be given only once")
     options = ExtractOptions(mode=args.mode, markers=args.markers, page_breaks=not args.no_page_breaks,
-                             bom=args.bom, pages=args.pages, password=args.password)
+                             bom=args.bom, pages=args.pages, password=args.password,
+                             annotations=not args.no_annotations)
     if args.outdir:
         try:
             os.makedirs(args.outdir, exist_ok=True)

@@ -264,13 +264,16 @@ class _LazyPages(Sequence):
 class Document:
     """An opened PDF. Pages are created and interpreted lazily."""
 
-    def __init__(self, reader, records: list[_PageRecord], limits: Limits, keep_outside: bool, warnings: list[str]):
+    def __init__(self, reader, records: list[_PageRecord], limits: Limits, keep_outside: bool, warnings: list[str],
+                 annotations: bool = True):
         from .fonts import FontCache
 
         self._reader = reader
         self._records = records
         self.limits = limits
         self.keep_outside = keep_outside
+        self.annotations = annotations   # draw annotation appearances (form fields, FreeText, stamps) too
+        self._acroform: tuple | None = None  # (the catalog's /AcroForm,) once a page has drawn annotations
         self.warnings = warnings
         self._budget = DocumentBudget(limits)
         self._charged: set = set()
@@ -364,24 +367,55 @@ class Document:
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings,
         )
+        matrix = viewer_matrix(page.box, page.rotation)
         with _collect_pypdf_warnings(warnings), fewer_collections():
             try:
                 content = self._content_bytes(page, env)
                 resources = _resolve(page._record.attrs.get("/Resources"))
-                interpret(content, resources, viewer_matrix(page.box, page.rotation), env, out=glyphs)
+                interpret(content, resources, matrix, env, out=glyphs)
             except PageBudgetExceeded as exc:
                 warnings.append(f"page {page.number} stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
+                return self._finish(page, env, glyphs)   # the annotations would find the budget spent too
             except BudgetExceeded:
                 raise
             except RecursionError:
                 warnings.append(f"page {page.number} is nested too deeply; the text decoded before that point is kept")
             except Exception as exc:
                 warnings.append(f"page {page.number} failed midway ({short_error(exc)}); the text decoded before that point is kept")
+            if self.annotations:    # a separate glyph source: a failure in the content does not cost it, nor the reverse
+                self._interpret_annotations(page, env, matrix, glyphs)
+        return self._finish(page, env, glyphs)
+
+    def _interpret_annotations(self, page: Page, env: PageEnv, matrix: tuple, glyphs: list[Glyph]) -> None:
+        from .content.annotations import annotation_glyphs
+
+        warnings = env.warnings
+        try:
+            annotation_glyphs(page._record.obj, self._form(), matrix, env, glyphs)
+        except PageBudgetExceeded as exc:
+            warnings.append(f"page {page.number}: annotations stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
+        except BudgetExceeded:
+            raise
+        except Exception as exc:   # annotation_glyphs guards each annotation; this is the /Annots array itself
+            warnings.append(f"page {page.number}: the annotations could not be read ({short_error(exc)})")
+
+    def _finish(self, page: Page, env: PageEnv, glyphs: list[Glyph]) -> list[Glyph]:
+        warnings = env.warnings
         page._image_coverage = min(1.0, env.image_area / max(1.0, page.width * page.height))
         if env.undecodable:
             warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
         del warnings[MAX_PAGE_WARNINGS:]
         return glyphs
+
+    def _form(self):
+        """The catalog's /AcroForm (None when absent or unreadable), read once."""
+        if self._acroform is None:
+            try:
+                root = _resolve(self._reader.trailer.get("/Root"))
+                self._acroform = (_resolve(root.get("/AcroForm")) if hasattr(root, "get") else None,)
+            except Exception:
+                self._acroform = (None,)
+        return self._acroform[0]
 
 
 def short_error(exc: BaseException) -> str:
@@ -396,8 +430,10 @@ def _looks_like_pdf(data: bytes) -> bool:
     return b" obj" in data[:65536] and (b"endobj" in data or b"/Type" in data)
 
 
-def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False) -> Document:
-    """Opens PDF bytes. Raises NotAPDF, PasswordRequired, DamagedPDF or BudgetExceeded."""
+def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False,
+         annotations: bool = True) -> Document:
+    """Opens PDF bytes. Raises NotAPDF, PasswordRequired, DamagedPDF or BudgetExceeded.
+    `annotations=False` leaves out the text of annotations (filled form fields, FreeText, stamps)."""
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     if not isinstance(data, bytes):
@@ -434,7 +470,19 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
             raise DamagedPDF(f"the page tree cannot be read: {short_error(exc)}") from exc
         if not records:
             records = _pages_from_pypdf(reader, limits)
-    return Document(reader, records, limits, keep_outside, warnings)
+        xfa = _xfa_warning(root)
+        if xfa:
+            warnings.append(xfa)
+    return Document(reader, records, limits, keep_outside, warnings, annotations)
+
+
+def _xfa_warning(root) -> str | None:
+    from .content.annotations import xfa_warning
+
+    try:
+        return xfa_warning(root)
+    except Exception:   # a damaged /AcroForm only costs the warning
+        return None
 
 
 def _read_with_repair(PdfReader, data: bytes):

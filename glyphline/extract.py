@@ -134,7 +134,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
     options = _options(options, option_values)
     render = renderer(options.mode)
     with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
-        document = open_document(data, password=options.password, limits=limits)
+        document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
         analysed: list[tuple[PageLayout, list[str], int]] = []
         for done, number in enumerate(numbers, 1):
@@ -168,7 +168,7 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     joined text and do not apply)."""
     options = _options(options, option_values)
     render = renderer(options.mode)
-    document = open_document(data, password=options.password, limits=limits)
+    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
     numbers, _ = select_pages(options.pages, document.page_count)
     vocabulary = Vocabulary() if _dehyphenating(options) else None
     seen: list[PageLayout] = []

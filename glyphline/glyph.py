@@ -15,6 +15,7 @@ VERTICAL = 2        # font in vertical writing mode (WMode 1)
 ACTUAL_TEXT = 4     # text replaced by a marked-content /ActualText span
 IN_FORM = 8         # drawn inside a Form XObject
 TEXT_RISE = 16      # shown with a text rise (Ts ≠ 0): raised or lowered off its line's baseline
+ANNOTATION = 32     # drawn by an annotation's appearance (form field, FreeText, stamp), not the page content
 
 
 class Glyph(NamedTuple):
@@ -32,7 +33,7 @@ class Glyph(NamedTuple):
     descent: float       # part of `height` below the baseline (>= 0), along the normal
     size: float          # effective font size: 1 em of text space measured in viewer space
     font: str            # font name (BaseFont without subset prefix, or the resource name)
-    flags: int = 0       # INVISIBLE | VERTICAL | ACTUAL_TEXT | IN_FORM | TEXT_RISE
+    flags: int = 0       # INVISIBLE | VERTICAL | ACTUAL_TEXT | IN_FORM | TEXT_RISE | ANNOTATION
     mcid: int = -1       # marked-content id of the enclosing tagged span, -1 when none
 
     @property
@@ -50,3 +51,7 @@ class Glyph(NamedTuple):
     @property
     def in_form(self) -> bool:
         return bool(self.flags & IN_FORM)
+
+    @property
+    def from_annotation(self) -> bool:
+        return bool(self.flags & ANNOTATION)

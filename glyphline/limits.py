@@ -21,6 +21,7 @@ class Limits:
     page_tree_depth: int = 64           # depth of the /Pages tree
     seconds_per_page: float = 30.0      # wall-clock time to interpret one page
     tounicode_entries: int = 200_000    # entries read from one CMap
+    annotations_per_page: int = 10_000  # /Annots entries read on one page (a dense form has a few hundred)
 
 
 class PageBudgetExceeded(Exception):

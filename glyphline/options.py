@@ -37,6 +37,7 @@ class ExtractOptions:
     dehyphenate: bool = True        # join words hyphenated at a line end (reflow)
     password: str = ""              # user or owner password of an encrypted file
     bom: bool = False               # start the text with a UTF-8 byte order mark
+    annotations: bool = True        # include what annotations draw (filled form fields, FreeText, stamps)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", parse_mode(self.mode))

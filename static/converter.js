@@ -11,7 +11,7 @@ import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
-const DEFAULT_OPTIONS = { mode: "reflow", markers: false, dehyphenate: true, bom: false, pages: "" };
+const DEFAULT_OPTIONS = { mode: "reflow", markers: false, dehyphenate: true, annotations: true, bom: false, pages: "" };
 const PREVIEW_CHARS = 200_000; // a textarea with more than this gets sluggish on a phone
 const PAGE_RANGE = /^\s*\d+\s*(-\s*\d*\s*)?(,\s*\d+\s*(-\s*\d*\s*)?)*$/;
 
@@ -125,7 +125,7 @@ class GlyphlineConverter extends HTMLElement {
       modes.append(element("div", { class: "choice" }, [radio, element("label", { for: `mode-${mode}`, text: t(`modes.${mode}`) })]));
     }
     const checks = element("fieldset", { class: "checks" });
-    for (const name of ["markers", "dehyphenate", "bom"]) {
+    for (const name of ["markers", "dehyphenate", "annotations", "bom"]) {
       const box = element("input", { type: "checkbox", id: name, checked: this.options[name] });
       box.addEventListener("change", () => this.setOption(name, box.checked));
       checks.append(element("div", { class: "choice" }, [box, element("label", { for: name, text: t(name) })]));
@@ -279,6 +279,7 @@ class GlyphlineConverter extends HTMLElement {
         markers: options.markers,
         pageBreaks: true,
         dehyphenate: options.dehyphenate,
+        annotations: options.annotations,
         bom: options.bom,
         password: job.password,
         signal: job.controller.signal,

@@ -168,7 +168,7 @@ function cancel(job) {
  * Extracts the text of a PDF.
  * @param {File|Blob|ArrayBuffer|Uint8Array} input
  * @param {{mode?: "reflow"|"preserve"|"layout", pages?: string, markers?: boolean, pageBreaks?: boolean,
- *          dehyphenate?: boolean, password?: string, bom?: boolean,
+ *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean,
  *          onProgress?: (p: {page: number, pages: number}) => void, signal?: AbortSignal}} [options]
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,
  *          charCount: number, wordCount: number, warnings: string[]}>, charCount: number, wordCount: number,

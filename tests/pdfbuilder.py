@@ -281,6 +281,25 @@ class PdfBuilder:
             attrs["Resources"] = res
         return self.stream(content, attrs, into=into)
 
+    def annotation(self, subtype: str, rect, *, appearance: bytes | dict | Ref | None = None, bbox=None,
+                   matrix=None, fonts: dict | None = None, **entries) -> Ref:
+        """An annotation dictionary; `appearance` becomes its /AP /N: content bytes (a form with
+        `bbox`, default the Rect's size, `matrix` and `fonts`), a dict of state → content bytes
+        (checkboxes, radio buttons), or any object as is (a Ref, or junk for broken files)."""
+        annot = {"Type": "/Annot", "Subtype": subtype, "Rect": list(rect)}
+        if bbox is None:
+            bbox = (0, 0, rect[2] - rect[0], rect[3] - rect[1])
+
+        def form(content):
+            return self.form(content, bbox=bbox, matrix=matrix, fonts=fonts) if isinstance(content, bytes) else content
+
+        if isinstance(appearance, dict):
+            annot["AP"] = {"N": {state.lstrip("/"): form(c) for state, c in appearance.items()}}
+        elif appearance is not None:
+            annot["AP"] = {"N": form(appearance)}
+        annot.update(entries)
+        return self.add(annot)
+
     @staticmethod
     def resources(fonts: dict | None = None, xobjects: dict | None = None, extra: dict | None = None) -> dict | None:
         if fonts is None and xobjects is None and extra is None:
@@ -357,18 +376,19 @@ class PdfBuilder:
                     self.objects[kid.num]["Parent"] = Ref(num)
 
     # -- output
-    def build(self, *, info: dict | None = None, object_streams: bool = False) -> bytes:
+    def build(self, *, info: dict | None = None, object_streams: bool = False, catalog: dict | None = None) -> bytes:
         """The file. `info` fills the /Info dictionary (str values become text strings);
-        object_streams packs non-stream objects into one /ObjStm with an xref stream."""
+        object_streams packs non-stream objects into one /ObjStm with an xref stream;
+        `catalog` adds entries to the document catalog (e.g. {"AcroForm": {...}})."""
         saved = dict(self.objects)      # build() can be called again (e.g. with object streams)
         try:
-            return self._build(info, object_streams)
+            return self._build(info, object_streams, catalog or {})
         finally:
             self.objects = saved
 
-    def _build(self, info: dict | None, object_streams: bool) -> bytes:
+    def _build(self, info: dict | None, object_streams: bool, extra: dict) -> bytes:
         self._emit_tree()
-        catalog = self.add({"Type": "/Catalog", "Pages": self.pages_root})
+        catalog = self.add({"Type": "/Catalog", "Pages": self.pages_root, **extra})
         info_ref = self.add(dict(info)) if info else None
         trailer = {"Size": len(self.objects) + 1, "Root": catalog}
         if info_ref:

@@ -74,11 +74,13 @@ def _codes(string: bytes, code_bytes: int):
 
 
 def interpret(content: bytes, resources, ctm: tuple, env: PageEnv, *, in_form: bool = False,
-              out: list[Glyph] | None = None) -> list[Glyph]:
+              out: list[Glyph] | None = None, flags: int = 0, form_key=None) -> list[Glyph]:
     """Interpret `content` and append its glyphs to `out` (returned).
 
     `out` is filled as glyphs are found, so a caller catching PageBudgetExceeded still has
-    the glyphs emitted before the budget ran out."""
+    the glyphs emitted before the budget ran out. `flags` are set on every glyph (the glyph
+    source, e.g. ANNOTATION); `form_key` names the Form XObject whose content this is, so a
+    form that draws itself is cut at its first repeat."""
     if out is None:
         out = []
     try:
@@ -87,7 +89,9 @@ def interpret(content: bytes, resources, ctm: tuple, env: PageEnv, *, in_form: b
             raise ValueError
     except (TypeError, ValueError):
         ctm = IDENTITY
-    machine = _Interpreter(env, out, ctm, in_form)
+    machine = _Interpreter(env, out, ctm, in_form, flags)
+    if form_key is not None:
+        machine.forms.append(form_key)
     first = len(out)
     try:
         machine.run(content, resources)
@@ -184,7 +188,7 @@ class _Span:
 
 
 class _Interpreter:
-    def __init__(self, env: PageEnv, out: list, ctm: tuple, in_form: bool):
+    def __init__(self, env: PageEnv, out: list, ctm: tuple, in_form: bool, source_flags: int = 0):
         self.env = env
         self.out = out
         self.budget = env.budget
@@ -214,7 +218,8 @@ class _Interpreter:
         self.ignored_marks = 0
         self.mcid = -1
         self.span: _Span | None = None
-        self.form_flag = IN_FORM if in_form else 0
+        self.source_flags = source_flags  # where the content comes from: on every glyph, in forms too
+        self.form_flag = (IN_FORM if in_form else 0) | source_flags
         self.forms: list = []             # keys of the Form XObjects being run (cycle check)
         self.form_contents: dict = {}     # key → decoded content of the forms met on this page
         self.twins: dict = {}             # id(vertical glyph) → the same glyph read horizontally
@@ -1033,7 +1038,7 @@ class _Interpreter:
                   len(self.saved), self.ignored_saves)
         marked_depth = len(self.marked)
         self.ctm = _multiply(matrix, self.ctm)
-        self.form_flag = IN_FORM
+        self.form_flag = IN_FORM | self.source_flags
         self.setup = None
         self.forms.append(key)
         try:

@@ -17,6 +17,7 @@ field makes a new version):
     word  = {"text": str, "bbox": box, "font": str, "size": float, "flags": [flag]}
     box   = [x0, y0, x1, y1] in points, origin at the top-left of the visible page, y down
     flag  = "invisible" | "vertical" | "actual_text" | "in_form"
+          | "annotation"                 # drawn by an annotation (form field, FreeText, stamp), not the page
 
 Numbers are rounded to 0.01 pt so the output is stable across platforms.
 """
@@ -25,7 +26,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, VERTICAL
+from ..glyph import ACTUAL_TEXT, ANNOTATION, IN_FORM, INVISIBLE, VERTICAL
 from ..layout.model import Block, Line, PageLayout, Word
 
 if TYPE_CHECKING:
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 SCHEMA = "glyphline/1"
 VERSION = 1
 ROUND_DIGITS = 2  # 0.01 pt: far below any visible distance, and stable across float formatting
-FLAG_NAMES = ((INVISIBLE, "invisible"), (VERTICAL, "vertical"), (ACTUAL_TEXT, "actual_text"), (IN_FORM, "in_form"))
+FLAG_NAMES = ((INVISIBLE, "invisible"), (VERTICAL, "vertical"), (ACTUAL_TEXT, "actual_text"), (IN_FORM, "in_form"),
+              (ANNOTATION, "annotation"))
 
 
 def json_page(layout: PageLayout, context: "PageContext") -> str:

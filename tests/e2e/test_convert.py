@@ -84,7 +84,8 @@ def test_options_reach_the_engine_and_are_remembered(app_page):
         assert data == cli_output(SAMPLE, "--mode", "preserve", "--markers", "--bom", "--pages", "2")
         assert data.startswith(b"\xef\xbb\xbf--- Page 2 ---")
         saved = app_page.evaluate("() => JSON.parse(localStorage.getItem('glyphline.options'))")
-        assert saved == {"mode": "preserve", "markers": True, "dehyphenate": True, "bom": True, "pages": "2"}
+        assert saved == {"mode": "preserve", "markers": True, "dehyphenate": True, "annotations": True, "bom": True,
+                         "pages": "2"}
         app_page.reload()
         app_page.locator("#loader[data-state=ready]").wait_for(state="attached", timeout=CONVERT_TIMEOUT_MS)
         assert app_page.locator("#mode-preserve").is_checked()
