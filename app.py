@@ -109,6 +109,7 @@ def _result_message(job_id: int, result: Any, seconds: float) -> dict[str, Any]:
         "charCount": sum(p["charCount"] for p in pages),
         "wordCount": sum(p["wordCount"] for p in pages),
         "scan": _scan_message(result.scan),
+        "unmapped": _scan_message(result.unmapped),
         "warnings": [str(w) for w in result.warnings],
         "seconds": round(seconds, 4),
     }

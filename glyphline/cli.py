@@ -21,6 +21,7 @@ from .options import ExtractOptions
 from .output import renderer
 
 EXIT_OK = 0
+EXIT_UNMAPPED = 1   # below every other failure: a batch with a scan or a damaged file reports that
 EXIT_USAGE = 2
 EXIT_SCAN = 3
 EXIT_PASSWORD = 4
@@ -36,6 +37,9 @@ STDIN_NAME = "-"
 EPILOG = """\
 exit codes:
   0  ok (pages without a text layer in an otherwise normal file are only warned about)
+  1  no usable text: the document's fonts have no character mapping (glyphs without Unicode);
+     it is not a scan, but only OCR of the rendered pages could read it (such pages in an
+     otherwise normal file are only warned about)
   2  usage error: bad option or page spec, unreadable input or unwritable output
   3  no text layer: the document is scanned/image-only and needs OCR (its text, if any, is still written)
   4  password required, or the password is wrong
@@ -244,6 +248,11 @@ def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
         outcome.errors.append(f"glyphline: {job.name}: {result.scan.message}")
     elif result.scan is not None:
         outcome.warnings.append(f"glyphline: {job.name}: {result.scan.message}")
+    if result.unmapped is not None and result.unmapped.whole_document:
+        outcome.code = max(outcome.code, EXIT_UNMAPPED)
+        outcome.errors.append(f"glyphline: {job.name}: {result.unmapped.message}")
+    elif result.unmapped is not None:
+        outcome.warnings.append(f"glyphline: {job.name}: {result.unmapped.message}")
     outcome.warnings.extend(_warning_lines(job.name, result))
     if job.output is None:
         outcome.text = result.text

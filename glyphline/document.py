@@ -223,6 +223,7 @@ class Page:
         self.width, self.height = (h, w) if self.rotation in (90, 270) else (w, h)
         self._glyphs: list[Glyph] | None = None
         self._image_coverage = 0.0
+        self._unmapped_glyphs = 0
         # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
         self._warnings: list[str] = document._page_warnings.setdefault(index, [])
 
@@ -237,6 +238,12 @@ class Page:
         """Share of the page covered by painted images (0–1; overlaps counted twice, capped at 1)."""
         self.glyphs
         return self._image_coverage
+
+    @property
+    def unmapped_glyphs(self) -> int:
+        """Glyphs shown on the page but left out because their font gives them no Unicode."""
+        self.glyphs
+        return self._unmapped_glyphs
 
     @property
     def warnings(self) -> list[str]:
@@ -402,6 +409,7 @@ class Document:
     def _finish(self, page: Page, env: PageEnv, glyphs: list[Glyph]) -> list[Glyph]:
         warnings = env.warnings
         page._image_coverage = min(1.0, env.image_area / max(1.0, page.width * page.height))
+        page._unmapped_glyphs = env.undecodable
         if env.undecodable:
             warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
         del warnings[MAX_PAGE_WARNINGS:]

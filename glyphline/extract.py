@@ -29,6 +29,10 @@ from .output.text import PAGE_MARKER, build_vocabulary, join_across_pages, join_
 MODES = tuple(mode.value for mode in OutputMode)
 MIN_CHARS_PER_PAGE = 12   # the issue's rule: fewer characters per page on average means no text layer
 SCAN_IMAGE_COVERAGE = 0.25  # a page without text is a scan when images cover this much of it (else it is blank)
+# rule UNMAPPED_PAGE: a page with too few characters whose fonts dropped more glyphs than they gave
+# is not a scan: its text is there but has no character mapping. Over an image covering the page
+# (a scan with a few stamped glyphs) it takes this many dropped glyphs to say so.
+UNMAPPED_OVER_IMAGE_MIN = MIN_CHARS_PER_PAGE
 MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
 STATS_WINDOW_PAGES = 50   # iter_pages: a short page borrows statistics from at most this many previous pages
 BOM = "\ufeff"
@@ -44,6 +48,8 @@ class PageResult:
     char_count: int             # characters of text found on the page
     warnings: list[str] = field(default_factory=list)
     scan: bool = False          # an image page with fewer than MIN_CHARS_PER_PAGE characters: needs OCR
+    unmapped: bool = False      # too few characters because the fonts have no character mapping (not a scan)
+    unmapped_glyphs: int = 0    # glyphs left out because their font gives no Unicode
 
 
 @dataclass
@@ -67,6 +73,7 @@ class Result:
     page_count: int             # pages in the document, selected or not
     metadata: dict[str, str] = field(default_factory=dict)
     document_warnings: list[str] = field(default_factory=list)  # the document's own (repairs, page selection)
+    unmapped: ScanReport | None = None   # pages whose fonts have no character mapping (see UNMAPPED_PAGE)
 
 
 # ----------------------------------------------------------------------------- page selection
@@ -149,15 +156,17 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
                    for layout, warnings, rotation in analysed]
         scan = scan_report(results)
+        unmapped = unmapped_report(results)
         document_warnings = list(document.warnings) + selection_warnings
         text = render.document(results, DocumentContext(
             page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
-            warnings=document_warnings, markers=options.markers, page_breaks=options.page_breaks))
+            warnings=document_warnings, markers=options.markers, page_breaks=options.page_breaks,
+            unmapped=unmapped.as_dict() if unmapped else None))
         if options.bom:
             text = BOM + text
         return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
                       page_count=document.page_count, metadata=dict(document.metadata),
-                      document_warnings=document_warnings)
+                      document_warnings=document_warnings, unmapped=unmapped)
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
@@ -191,14 +200,35 @@ def scan_report(pages: list[PageResult]) -> ScanReport | None:
     """None when every page has a text layer; otherwise which pages lack one."""
     empty = [p.number for p in pages if p.scan]
     total = sum(p.char_count for p in pages)
-    # the issue's rule (too few characters per page) — but a tiny text-only file is text, not a scan
-    if pages and total / len(pages) < MIN_CHARS_PER_PAGE and (empty or total == 0):
+    # the issue's rule (too few characters per page) — but a tiny text-only file is text, not a scan,
+    # and neither are pages whose fonts have no character mapping (unmapped_report)
+    if pages and total / len(pages) < MIN_CHARS_PER_PAGE and (empty or (total == 0 and not any(p.unmapped for p in pages))):
         return ScanReport(True, empty or [p.number for p in pages],
                           "no text layer: the document looks scanned (image-only) and needs OCR")
     if not empty:
         return None
     listed = _page_list(empty)
     return ScanReport(False, empty, f"{listed} no text layer (image only); OCR may be needed")
+
+
+def unmapped_report(pages: list[PageResult]) -> ScanReport | None:
+    """None unless some pages lack text because their fonts have no character mapping (UNMAPPED_PAGE).
+
+    `whole_document`: the document's text is too short on average and no page is a scan: its
+    glyphs are there, but no font says which characters they are (only OCR of the rendered pages
+    could read them)."""
+    listed = [p.number for p in pages if p.unmapped]
+    if not listed:
+        return None
+    total = sum(p.char_count for p in pages)
+    if total / len(pages) < MIN_CHARS_PER_PAGE and not any(p.scan for p in pages):
+        return ScanReport(True, listed, "no usable text: the fonts of this document have no character mapping "
+                                        "(their glyphs have no Unicode); only OCR of the rendered pages could read it")
+    if len(listed) == 1:
+        where = f"the fonts of page {listed[0]} have"
+    else:
+        where = f"the fonts of pages {format_page_ranges(listed)} have"
+    return ScanReport(False, listed, f"{where} no character mapping; that text could not be extracted")
 
 
 # ----------------------------------------------------------------------------- steps
@@ -238,6 +268,7 @@ def _analyse_page(document: Document, number: int, doc_stats=None) -> tuple[Page
             raise
         layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage)
         layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
+    layout.unmapped_glyphs = page.unmapped_glyphs
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
     return layout, warnings, page.rotation
 
@@ -269,19 +300,31 @@ def _vocabulary(layouts: list[PageLayout], options: ExtractOptions) -> Vocabular
 def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation: int,
             vocabulary: Vocabulary | None, dehyphenate: bool) -> PageResult:
     scan = _lacks_text(layout)
+    unmapped = _lacks_mapping(layout)
     try:
         text = render.page(layout, PageContext(rotation=rotation, scan=scan, warnings=warnings,
-                                               vocabulary=vocabulary, dehyphenate=dehyphenate))
+                                               vocabulary=vocabulary, dehyphenate=dehyphenate,
+                                               unmapped=unmapped))
     except Exception as exc:  # a bug in one page's rendering costs that page, never the document
         if _debugging():
             raise
         text = ""
         warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
-    return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan)
+    return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan,
+                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs)
 
 
 def _lacks_text(layout: PageLayout) -> bool:
-    return layout.char_count < MIN_CHARS_PER_PAGE and layout.image_coverage >= SCAN_IMAGE_COVERAGE
+    """A scan: too few characters, images over the page, and not an UNMAPPED_PAGE."""
+    return (layout.char_count < MIN_CHARS_PER_PAGE and layout.image_coverage >= SCAN_IMAGE_COVERAGE
+            and not _lacks_mapping(layout))
+
+
+def _lacks_mapping(layout: PageLayout) -> bool:
+    """Rule UNMAPPED_PAGE (see the constant)."""
+    dropped = layout.unmapped_glyphs
+    return (layout.char_count < MIN_CHARS_PER_PAGE and dropped > layout.char_count
+            and (dropped >= UNMAPPED_OVER_IMAGE_MIN or layout.image_coverage < SCAN_IMAGE_COVERAGE))
 
 
 def _page_warnings(results: list[PageResult]) -> list[str]:

@@ -226,8 +226,9 @@ class PdfBuilder:
                          "Ascent": ascent, "Descent": descent, "CapHeight": ascent, "StemV": 80})
 
     def font_type3(self, glyphs: dict[int, str], *, font_matrix=(0.001, 0, 0, 0.001, 0, 0),
-                   width: float = 1000, to_unicode: Ref | None = None) -> Ref:
-        """A Type3 font drawing a filled square for each code; `glyphs` maps code → glyph name."""
+                   width: float = 1000, to_unicode: Ref | None = None, base_encoding: str | None = None) -> Ref:
+        """A Type3 font drawing a filled square for each code; `glyphs` maps code → glyph name;
+        `base_encoding` ("/WinAnsiEncoding") goes into the /Encoding dictionary."""
         procs = {name: self.stream(b"%g 0 0 0 %g %g d1 0 0 %g %g re f" % (width, width, width, width, width))
                  for name in glyphs.values()}
         first, last = min(glyphs), max(glyphs)
@@ -236,7 +237,8 @@ class PdfBuilder:
             differences += [code, "/" + glyphs[code]]
         font = {"Type": "/Font", "Subtype": "/Type3", "FontMatrix": list(font_matrix),
                 "FontBBox": [0, 0, width, width], "CharProcs": procs,
-                "Encoding": {"Type": "/Encoding", "Differences": differences},
+                "Encoding": {"Type": "/Encoding", "Differences": differences,
+                             **({"BaseEncoding": base_encoding} if base_encoding else {})},
                 "FirstChar": first, "LastChar": last,
                 "Widths": [width if c in glyphs else 0 for c in range(first, last + 1)],
                 "Resources": {}}

@@ -74,6 +74,22 @@ def test_multi_character_units_keep_their_inner_order():
     assert bidi.logical_line(["fi", "le", " ", "ם", "ו", "ל", "ש"], True) == "שלום file"
 
 
+def test_a_unit_mixing_directions_stays_in_the_run_it_is_painted_in():
+    # MIXED_UNIT: Skia maps the glyph "h" to the cluster text "حَبيبي h"; it starts the painted
+    # Latin word, which must come out whole, in an LTR line and inside an RTL one
+    ltr = ["حَبيبي h", "a", "b", "i", "b", "i", " ", "حَبيبي "]
+    assert bidi.logical_line(ltr) == "حَبيبي habibi حَبيبي "
+    rtl = ["שלום h", "a", "b", "i", "b", "i", " ", "ם", "ל", "ו", "ע"]
+    assert bidi.logical_line(rtl, True) == "עולם שלום habibi"
+    words = bidi.logical_words(rtl, [False] * 6 + [True] + [False] * 4, True)
+    assert words == [([10, 9, 8, 7], "עולם"), ([0, 1, 2, 3, 4, 5], "שלום habibi")]
+    # a unit at the end of a run takes the run before it; one alone on a line is a neutral
+    assert bidi.unit_classes(["a", "b", "h שלום"]) == ["L", "L", "L"]
+    assert bidi.unit_classes(["h שלום"]) == ["ON"]
+    # and it does not vote for the line's direction
+    assert bidi.line_base_direction(["שלום abc", "d", "e"]) == "ltr"
+
+
 def test_mirrored_brackets_recorded_as_logical_characters_are_kept():
     # some producers map the mirrored glyph to the character the author typed
     glyphs = list("בוט )םלוע( םולש")

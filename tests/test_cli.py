@@ -12,7 +12,7 @@ import pytest
 from pdfbuilder import encrypt
 
 from glyphline import cli
-from test_extract import image_only_pdf, needs_pipeline, text_pdf
+from test_extract import image_only_pdf, needs_pipeline, text_pdf, unmapped_font_pdf
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -159,6 +159,21 @@ def test_a_scanned_page_among_text_pages_warns_and_exits_0(files):
     proc = run(files("mixed.pdf", mixed))
     assert proc.returncode == 0
     assert any("page 2 has no text layer" in line for line in stderr_lines(proc))
+
+
+@needs_pipeline
+def test_a_file_whose_fonts_have_no_character_mapping_exits_1_and_is_not_called_a_scan(files):
+    proc = run(files("unmapped.pdf", unmapped_font_pdf(20)), "--quiet")
+    assert proc.returncode == 1
+    lines = stderr_lines(proc)
+    assert len(lines) == 1 and "no character mapping" in lines[0] and "OCR" in lines[0]
+    assert "scanned" not in lines[0]
+    mixed = unmapped_font_pdf(20, text_first="A page with a real text layer, and a few more words on it")
+    proc = run(files("mixed.pdf", mixed))
+    assert proc.returncode == 0
+    assert any("the fonts of page 2 have no character mapping" in line for line in stderr_lines(proc))
+    both = run(files("u.pdf", unmapped_font_pdf(20)), files("scan.pdf", image_only_pdf(1)), "--quiet")
+    assert both.returncode == 3      # the highest code wins: a scan outranks unmapped fonts
 
 
 @needs_pipeline

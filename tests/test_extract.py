@@ -62,6 +62,34 @@ def image_only_pdf(pages: int = 1, text_first: str | None = None) -> bytes:
     return b.build()
 
 
+def unmapped_font_pdf(glyph_count: int = 20, *, image: bool = False, text_first: str | None = None) -> bytes:
+    """A page of Type3 glyphs named /Xbox and /Xwedge: no Unicode by any route (no ToUnicode,
+    no glyph-list names, not numbers); optionally over a full-page image, or after a text page."""
+    b = PdfBuilder()
+    shapes = b.font_type3({97: "Xbox", 98: "Xwedge"})
+    if text_first is not None:
+        helvetica = b.font_type1("Helvetica")
+        b.page(b"BT /F1 12 Tf 72 700 Td (%s) Tj ET" % text_first.encode("latin-1"), fonts={"F1": helvetica})
+    xobjects = None
+    content = b"BT /T3 12 Tf 72 700 Td (%s) Tj ET" % (b"ab" * glyph_count)[:glyph_count]
+    if image:
+        xobjects = {"Im1": b.stream(bytes(range(16)) * 4, {"Type": "/XObject", "Subtype": "/Image", "Width": 8,
+                                                          "Height": 8, "ColorSpace": "/DeviceGray",
+                                                          "BitsPerComponent": 8})}
+        content = b"q 468 0 0 648 72 72 cm /Im1 Do Q 3 Tr " + content
+    b.page(content, fonts={"T3": shapes}, xobjects=xobjects)
+    return b.build()
+
+
+def numeric_type3_pdf() -> bytes:
+    """Type3 glyphs named after their own codes (`/80`, `/114`, …), no ToUnicode: "Property Insurance"."""
+    b = PdfBuilder()
+    text = b"Property Insurance"
+    font = b.font_type3({c: str(c) for c in set(text)}, width=500)
+    b.page(b"BT /T3 12 Tf 72 700 Td (%s) Tj ET" % text, fonts={"T3": font})
+    return b.build()
+
+
 # ----------------------------------------------------------------------------- page specs
 
 def test_page_spec_parses_pages_ranges_and_open_ends():
@@ -339,3 +367,88 @@ def test_an_inline_image_page_without_text_is_a_scan():
     b.page(b"q 500 0 0 700 50 50 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\x01\x02\x03 EI Q")
     result = extract_text(b.build())
     assert result.scan is not None and result.scan.whole_document and result.scan.pages == [1]
+
+
+# ----------------------------------------------------------------------------- fonts without a character mapping
+
+@needs_pipeline
+def test_a_page_whose_fonts_have_no_character_mapping_is_not_a_scan():
+    result = extract_text(unmapped_font_pdf(20))
+    assert result.scan is None and not result.pages[0].scan
+    assert result.pages[0].unmapped and result.pages[0].unmapped_glyphs == 20
+    assert result.unmapped is not None and result.unmapped.whole_document and result.unmapped.pages == [1]
+    assert "no character mapping" in result.unmapped.message
+
+
+@needs_pipeline
+def test_an_unmapped_page_among_text_pages_is_named_and_an_image_page_stays_a_scan():
+    mixed = extract_text(unmapped_font_pdf(20, text_first="A page with a real text layer, and a few more words on it"))
+    assert mixed.scan is None
+    assert mixed.unmapped is not None and not mixed.unmapped.whole_document and mixed.unmapped.pages == [2]
+    assert mixed.unmapped.message.startswith("the fonts of page 2 have no character mapping")
+    scan = extract_text(image_only_pdf(1))
+    assert scan.scan is not None and scan.unmapped is None and not scan.pages[0].unmapped
+
+
+@needs_pipeline
+def test_over_a_page_image_a_few_unmapped_glyphs_stay_a_scan_and_many_are_an_unmapped_text_layer():
+    stamped = extract_text(unmapped_font_pdf(4, image=True))          # a scan with a stamped symbol or two
+    assert stamped.scan is not None and stamped.scan.whole_document and stamped.unmapped is None
+    ocr_layer = extract_text(unmapped_font_pdf(40, image=True))       # an invisible text layer without Unicode
+    assert ocr_layer.scan is None and ocr_layer.unmapped is not None and ocr_layer.unmapped.whole_document
+
+
+@needs_pipeline
+def test_json_output_names_unmapped_pages():
+    doc = json.loads(extract_text(unmapped_font_pdf(20), mode="json").text)
+    assert doc["scan"] is None and doc["unmapped"]["whole_document"] is True
+    assert doc["pages"][0]["unmapped"] is True and doc["pages"][0]["scan"] is False
+
+
+@needs_pipeline
+def test_type3_glyphs_named_after_their_codes_are_text_not_a_scan():
+    result = extract_text(numeric_type3_pdf())
+    assert result.text == "Property Insurance\n"
+    assert result.scan is None and result.unmapped is None
+
+
+@needs_pipeline
+def test_a_type3_font_in_big_units_at_a_tiny_size_keeps_its_words_whole():
+    # FontMatrix [1 0 0 1 0 0] at 0.024 Tf: glyph units are 1/500 em, not 1 em (TYPE3_EM_FROM_WIDTHS).
+    # Each cluster is placed on its own (as the producer of pdf.js issue 9655 does): 6 pt glyphs
+    # 0.2–0.7 pt apart are one word at a 12 pt em; the 5 pt gap is the word space
+    b = PdfBuilder()
+    font = b.font_type3({c: str(c) for c in set(b"PropertyInsurance")}, font_matrix=(1, 0, 0, 1, 0, 0), width=250)
+    clusters, x, content = [b"P", b"ro", b"p", b"e", b"rty", b"Ins", b"ura", b"nce"], 72.0, b"BT /T3 0.024 Tf\n"
+    for cluster, gap in zip(clusters, [0.7, 0.2, 0.4, 0.3, 5.0, 0.6, 0.2, 0]):
+        content += b"1 0 0 1 %g 700 Tm (%s) Tj\n" % (x, cluster)
+        x += 6 * len(cluster) + gap
+    b.page(content + b"ET", fonts={"T3": font})
+    assert extract_text(b.build()).text == "Property Insurance\n"
+
+
+# ----------------------------------------------------------------------------- cluster texts in ToUnicode
+
+@needs_pipeline
+def test_cluster_texts_keep_the_latin_word_whole_and_empty_values_are_not_unmapped():
+    # pypdf's "habibi" file from Skia: the glyph "h" maps to "حَبيبي h" (MIXED_UNIT), the Arabic
+    # word's glyphs map to <> but the last, which carries the whole word (EMPTY_TOUNICODE)
+    b = PdfBuilder()
+    word = "\u062d\u064e\u0628\u064a\u0628\u064a"
+    font = b.font_type0({1: word + " h", 2: "a", 3: "b", 4: "i", 5: " ", 6: "", 7: word + " "}, dw=500)
+    b.page(b"BT /F0 16 Tf 72 700 Td <000100020003000400030004> Tj <0006000600060006 0007> Tj ET",
+           fonts={"F0": font})
+    result = extract_text(b.build())
+    assert result.text == word + " habibi " + word + "\n"
+    assert result.pages[0].unmapped_glyphs == 0 and not result.pages[0].warnings
+
+
+@needs_pipeline
+def test_positional_forms_in_a_subset_truetype_font_read_as_letters_not_punctuation():
+    # four forms of beh and of yeh share a letter each in the ToUnicode map (DUPLICATE_CODES)
+    b = PdfBuilder()
+    forms = {0x21: "\u0628", 0x22: "\u0628", 0x23: "\u0628", 0x24: "\u0628",
+             0x25: "\u064a", 0x26: "\u064a", 0x27: "\u064a", 0x28: "\u064a", 0x29: "\u062a"}
+    font = b.font_truetype("ABCDEF+Amiri", widths=[500] * 16, to_unicode=b.tounicode(forms))
+    b.page(b"BT /F1 20 Tf 72 700 Td <292621> Tj ET", fonts={"F1": font})   # painted left to right
+    assert extract_text(b.build()).text == "\u0628\u064a\u062a\n"

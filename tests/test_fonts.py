@@ -259,10 +259,41 @@ def test_many_codes_to_one_char_fall_back_where_encoding_knows_better():
     assert texts(font, b"ABCDEF") == list("ABCDEF")
 
 
+def test_positional_forms_of_one_letter_beat_the_encoding():
+    # an office suite's subset TrueType font: WinAnsi codes 0x21… for Arabic glyphs, the ToUnicode
+    # maps the isolated, initial, medial and final forms (and an alternate) of each letter to it
+    beh, yeh, hah = "\u0628", "\u064a", "\u062d"
+    cmap = cmap_bytes("13 beginbfchar <21> <0628> <22> <0628> <23> <0628> <24> <0628> <25> <0628>"
+                      " <26> <064A> <27> <064A> <28> <064A> <29> <064A> <2A> <062D> <2B> <062D>"
+                      " <2C> <064E> <2D> <0020> endbfchar")
+    font = load(simple("/TrueType", BaseFont="/ABCDEF+Amiri", Encoding="/WinAnsiEncoding", ToUnicode=stream(cmap),
+                       FirstChar=32, Widths=[500] * 16))
+    assert texts(font, b"!\"#$%&'()*+,-") == [beh] * 5 + [yeh] * 4 + [hah] * 2 + ["\u064e", " "]
+    # but one letter for most of the codes is still a broken map
+    broken = cmap_bytes("1 beginbfrange <41> <46> [<0061> <0061> <0061> <0061> <0061> <0062>] endbfrange")
+    font = load(simple(BaseFont="/Helvetica", Encoding="/WinAnsiEncoding", ToUnicode=stream(broken)))
+    assert texts(font, b"ABCDEF") == list("ABCDEb")
+
+
 def test_few_duplicates_are_kept():
     cmap = cmap_bytes("2 beginbfchar <41> <0061> <61> <0061> endbfchar")
     font = load(simple(BaseFont="/Helvetica", Encoding="/WinAnsiEncoding", ToUnicode=cmap))
     assert texts(font, b"Aa") == ["a", "a"]
+
+
+def test_empty_tounicode_value_means_no_text_of_its_own():
+    # EMPTY_TOUNICODE: `<42> <>` (the cluster's text sits on another glyph): "" and no fallback
+    cmap = cmap_bytes("3 beginbfchar <41> <0628064A> <42> <> <43> <0020> endbfchar")
+    font = load(simple(BaseFont="/Helvetica", Encoding="/WinAnsiEncoding", ToUnicode=stream(cmap)))
+    assert texts(font, b"ABC") == ["\u0628\u064a", "", " "]
+    assert parse_cmap(cmap, 100).to_unicode(0x42) == ""
+    wide = cmap_bytes("2 beginbfchar <0003> <> <0004> <0061> endbfchar", "<0000> <FFFF>")
+    composite = load(pdf_value({"/Type": "/Font", "/Subtype": "/Type0", "/BaseFont": "/X", "/Encoding": "/Identity-H",
+                                "/ToUnicode": stream(wide),
+                                "/DescendantFonts": [{"/Type": "/Font", "/Subtype": "/CIDFontType2", "/BaseFont": "/X",
+                                                      "/CIDSystemInfo": {"/Registry": b"Adobe", "/Ordering": b"Identity",
+                                                                         "/Supplement": 0}}]}))
+    assert texts(composite, b"\x00\x03\x00\x04\x00\x05") == ["", "a", None]
 
 
 def test_symbolic_truetype_without_encoding_reads_codes_as_winansi_except_pictographs():
@@ -370,6 +401,64 @@ def test_pdftex_bitmap_type3_glyphs_named_after_their_codes():
     ot1 = load(simple("/Type3", FontMatrix=[0.01, 0, 0, 0.01, 0, 0], FirstChar=12, Widths=[1] * 120,
                       Encoding={"/Differences": [12, "/a12", 92, "/a92", 123, "/a123", 34, "/a34"]}))
     assert texts(ot1, b"\x0c\x5c\x7b\x22") == ["\ufb01", "\u201c", "\u2013", "\u201d"]
+
+
+def _type3(differences, **entries):
+    return load(simple("/Type3", FontMatrix=[0.001, 0, 0, 0.001, 0, 0], FirstChar=0, Widths=[500] * 256,
+                       Encoding={"/Differences": differences, **entries}))
+
+
+def test_type3_glyphs_named_after_their_codes_in_decimal_or_hex_are_those_codes():
+    # `65 /65` (MuPDF-era producers), `65 /G065` and `0xE8 /232` (WinAnsi above 0x7F), `65 /C41`
+    decimal = _type3([32, "/32", 65, "/65", "/66", 0xE8, "/232", 9, "/9"])
+    assert texts(decimal, b"AB \xe8\t") == ["A", "B", " ", "\u00e8", None]   # a tab is no glyph's text
+    padded = _type3([65, "/G065", "/G066", "/G067"])
+    assert texts(padded, b"ABC") == ["A", "B", "C"]
+    hexadecimal = _type3([44, "/C2c", 65, "/C41", "/C42"])
+    assert texts(hexadecimal, b",AB") == [",", "A", "B"]
+
+
+def test_numeric_names_that_are_not_the_codes_are_read_as_character_codes():
+    font = load(simple("/Type1", BaseFont="/ABCDEF+Sub", FirstChar=1, Widths=[500] * 3,
+                       Encoding={"/Differences": [1, "/G4B", "/G61", "/G72"]}))
+    assert texts(font, b"\x01\x02\x03") == ["K", "a", "r"]
+
+
+def test_numeric_names_that_are_glyph_ids_or_indices_stay_unmapped():
+    # Office subsets name glyphs after their glyph id (`/g3` is the space glyph); `/I1 /I2 …` are
+    # indices; neither passes the sanity check, so the glyphs stay unmapped (and are counted)
+    office = load(simple("/TrueType", BaseFont="/ABCDEF+Calibri", FirstChar=1, Widths=[500] * 3,
+                         Encoding={"/BaseEncoding": "/WinAnsiEncoding", "/Differences": [1, "/g68", "/g69", "/g3"]}))
+    assert texts(office, b"\x01\x02\x03") == [None, None, None]
+    indices = _type3([1, "/I1", "/I2", "/I3", "/I4"])
+    assert texts(indices, b"\x01\x02") == [None, None]
+    mixed = _type3([65, "/65", "/B", 67, "/x67"])     # one name that is not a number: no rule
+    assert texts(mixed, b"ABC") == [None, "B", None]
+    letters = _type3([65, "/ab", "/cd", "/ef"])       # hex letters without a digit are names
+    assert texts(letters, b"ABC") == [None, None, None]
+
+
+def test_type3_unknown_names_keep_an_explicit_base_encoding():
+    # procedure labels (`/BT`, `/CP`) in a Type3 font with /BaseEncoding: the code keeps the base
+    # encoding's character; a ToUnicode value that is a control character (c → CR) is junk
+    cmap = stream(cmap_bytes("1 beginbfrange <63> <63> <000d> endbfrange"))
+    font = load(simple("/Type3", FontMatrix=[0.001, 0, 0, 0.001, 0, 0], FirstChar=0, Widths=[500] * 256,
+                       ToUnicode=cmap,
+                       Encoding={"/BaseEncoding": "/WinAnsiEncoding",
+                                 "/Differences": [65, "/BT", 97, "/CP", "/.notdef", "/CR", 101, "/e"]}))
+    assert texts(font, b"Aabce") == ["A", "a", None, "c", "e"]
+    without_base = _type3([65, "/BT", 97, "/CP"])
+    assert texts(without_base, b"Aa") == [None, None]
+
+
+def test_type3_drawn_in_big_units_gets_its_em_from_its_advances():
+    # FontMatrix [1 0 0 1 0 0] at 0.24 Tf: glyphs 58 units tall are a 14 pt font, not a 0.24 pt one
+    big = load(simple("/Type3", FontMatrix=[1, 0, 0, 1, 0, 0], FontBBox=[0, -14, 64, 58], FirstChar=65,
+                      Widths=[37, 34, 31], Encoding={"/Differences": [65, "/65", "/66", "/67"]}))
+    assert (big.ascent, big.descent) == (58, -14)
+    assert big.em_scale == pytest.approx(2 * 34)
+    usual = _type3([65, "/A"])
+    assert usual.em_scale == 1.0
 
 
 # ---------------------------------------------------------------- embedded font programs

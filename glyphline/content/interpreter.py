@@ -493,12 +493,12 @@ class _Interpreter:
             if item.__class__ is bytes:
                 for code in _codes(item, code_bytes):
                     text, width_x, _, move, move_x, _, advance = placements[code]
-                    if text is not None:
+                    if text:
                         end_x = x + width_x
                         if clip is None or (level_inside and x0 <= (x + end_x) * 0.5 + centre_x <= x1):
                             out_append(new(Glyph, (text, x, y, end_x, y, advance, dx, dy,
                                                    height, descent, em, name, flags, mcid)))
-                    else:
+                    elif text is None:   # "" is a glyph without text of its own: not undecodable
                         undecodable += 1
                     pen += move
                     x += move_x
@@ -548,14 +548,14 @@ class _Interpreter:
         codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
         for code, (move_x, move_y) in zip(codes, items[1::2]):
             text, width_x, width_y, _, _, _, advance = placements[code]
-            if text is not None:
+            if text:
                 end_x = x + width_x
                 end_y = y + width_y
                 if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
                                     and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
                     out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
                                            height, descent, em, name, flags, mcid)))
-            else:
+            elif text is None:   # "" is a glyph without text of its own: not undecodable
                 undecodable += 1
             te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
             x = te * ca + tf * cc + ce + rise_x
@@ -651,14 +651,14 @@ class _Interpreter:
                 charge_glyphs(len(codes))
                 for code in codes:
                     text, width_x, width_y, move, move_x, move_y, advance = placements[code]
-                    if text is not None:
+                    if text:
                         end_x = x + width_x
                         end_y = y + width_y
                         if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
                                             and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
                             out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
                                                    height, descent, em, name, flags, mcid)))
-                    else:
+                    elif text is None:   # "" is a glyph without text of its own: not undecodable
                         undecodable += 1
                     pen += move
                     x += move_x
@@ -669,14 +669,14 @@ class _Interpreter:
             for char in chars:
                 text, width_x, width_y, move, move_x, move_y, advance = place(state, char)
                 if span is None:
-                    if text is not None:
+                    if text:
                         end_x = x + width_x
                         end_y = y + width_y
                         if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
                                             and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
                             out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
                                                    height, descent, em, name, flags, mcid)))
-                    else:
+                    elif text is None:   # "" is a glyph without text of its own: not undecodable
                         undecodable += 1
                 else:                                # inside /ActualText: only where the span lies
                     if span.first is None:
@@ -761,6 +761,7 @@ class _Interpreter:
             centre_y = d * lift
         else:
             centre_x = centre_y = 0.0
+        em *= font.em_scale                          # the glyphs' size: a Type3 font's em may differ
         flags = (self.form_flag | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
                  | (TEXT_RISE if rise != 0.0 else 0))
         size_x = size * fm_x                         # glyph units → text-space advance, before Th
@@ -869,8 +870,9 @@ class _Interpreter:
                 if char.is_space:
                     move += word_spacing
                 text = char.text
-                if text is None and span is None:
-                    undecodable += 1
+                if not text and span is None:
+                    if text is None:
+                        undecodable += 1
                     pen += move
                     continue
                 x = e + pen * c + rise * c

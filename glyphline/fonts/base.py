@@ -35,6 +35,7 @@ class Font:
     ascent: float = 0.0                         # glyph space units, > 0 (0 = unknown)
     descent: float = 0.0                        # glyph space units, <= 0
     warnings: list = field(default_factory=list)
+    em_scale: float = 1.0                       # font size → em in text space (Type3 fonts in big units)
 
     def decode(self, data: bytes) -> list[DecodedChar]:  # pragma: no cover - overridden
         raise NotImplementedError

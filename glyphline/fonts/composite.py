@@ -1,7 +1,8 @@
 """Type0 (composite) fonts: codes of 1–4 bytes per the CMap's codespace, CIDs, /W widths.
 
 Text of a code, first that applies:
-1. /ToUnicode when it maps the code and the value passes the sanity check;
+1. /ToUnicode when it maps the code and the value passes the sanity check (an empty value: the
+   glyph has no text of its own, and nothing below is consulted);
 2. a Unicode-keyed predefined CMap (Uni…-UCS2/UTF16/UTF32/UTF8-H/V): the code itself is Unicode;
 3. the CID (Identity, embedded CMap stream, or `cmaps.predefined_cmap`) through
    `cmaps.cid_to_unicode` for the font's character collection;
@@ -376,7 +377,7 @@ def load_composite(font: Any, font_name: str, limits: Limits, read_stream: Calla
         if valid:
             if to_unicode is not None:
                 mapped = to_unicode.to_unicode(code)
-                if usable_text(mapped):
+                if usable_text(mapped) or mapped == "":   # "": EMPTY_TOUNICODE (tounicode.py)
                     text = mapped
             if text is None and unicode_codec is not None:
                 try:

@@ -1,8 +1,13 @@
 """Simple fonts (Type1, MMType1, TrueType, Type3): one byte per code, a 256-entry table.
 
 Text of a code, first that applies (ISO 32000-1 §9.10.2):
-1. /ToUnicode, when it maps the code and the value passes the sanity check;
-2. /Encoding: base encoding + /Differences glyph names (through the glyph list);
+1. /ToUnicode, when it maps the code and the value passes the sanity check (an empty value: the
+   glyph has no text of its own);
+2. /Encoding: base encoding + /Differences glyph names (through the glyph list); names that are
+   numbers (`/65`, `/G065`, `/C41`) are character codes under rule NUMERIC_GLYPH_NAMES
+   (numericnames.py); rule TYPE3_UNKNOWN_NAMES: in a Type3 font with an explicit /BaseEncoding,
+   a name the glyph list does not know (`/BT`, `/CP`: procedure labels) keeps the base
+   encoding's character for its code, as poppler reads such fonts;
 3. no base encoding given: the font's built-in one — Symbol/ZapfDingbats for those standard
    fonts, the encoding of an embedded Type1/CFF program, else StandardEncoding (WinAnsi for a
    symbolic TrueType font, whose codes are looked up as 0xF000 + code in its (3,0) cmap);
@@ -12,6 +17,7 @@ Everything is precomputed into a tuple of 256 DecodedChar, so decode() is one in
 """
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from typing import Any, Callable
 
@@ -21,13 +27,22 @@ from ._objects import array, get, is_dict, name, number, numbers, read
 from .base import IDENTITY_FONT_MATRIX, DecodedChar, Font
 from .fontfile import builtin_encoding
 from .glyphnames import glyph_to_unicode
+from .numericnames import numeric_name_texts
 from .tounicode import CMap, parse_cmap, usable_text
 
-# more distinct codes than this mapped to one same text, while the encoding names other
-# characters for them, is a broken ToUnicode map (a real font has few duplicate glyphs)
+# rule DUPLICATE_CODES: more distinct codes than this mapped to one same text, while the
+# encoding names other characters for them, is a broken ToUnicode map (everything → space) —
+# unless that text is a letter shared by at most DUPLICATE_LETTER_SHARE of the mapped codes:
+# Arabic positional forms (isolated, initial, medial, final) and stylistic alternates in the
+# subset fonts of office suites map several glyphs to one letter, and must beat the encoding
 DUPLICATE_CODES_LIMIT = 3
+DUPLICATE_LETTER_SHARE = 0.5
 # an ascent above this many em is not a real font metric
 MAX_ASCENT_EM = 3.0
+# a Type3 font whose median advance exceeds the em its /FontMatrix implies is drawn in bigger
+# units at a tiny size (FontMatrix [1 0 0 1 0 0], 0.24 Tf, glyphs 58 units tall): its em is then
+# this many median advances, for the metrics test and for the glyphs' size (Font.em_scale)
+TYPE3_EM_PER_ADVANCE = 2.0
 # Private Use Area block symbolic TrueType fonts reach through their (3,0) cmap
 SYMBOL_PUA_FIRST, SYMBOL_PUA_LAST = 0xF020, 0xF0FF
 # symbol fonts whose codes have no text in any Latin encoding
@@ -71,11 +86,18 @@ def _font_encoding(font: Any, kind: str, base_font: str, descriptor: Any, symbol
         text = texfonts.tex_bitmap_encoding(c for c, g in differences.items() if g != ".notdef")
         return [text[code] if code in differences and differences[code] != ".notdef" else None
                 for code in range(256)]
+    named = {code: glyph_to_unicode(glyph) for code, glyph in differences.items()}
+    if differences and not any(named.values()):
+        numeric = numeric_name_texts(differences, base or encodings.WIN_ANSI, kind)
+        if numeric is not None:   # NUMERIC_GLYPH_NAMES (numericnames.py)
+            named = {code: numeric.get(code) for code in differences}
+    explicit_base = base is not None
     if base is None:
         base = _builtin_encoding(kind, base_font, descriptor, symbolic, read_stream, warnings)
     table = list(base) if base is not None else [None] * 256
-    for code, glyph in differences.items():
-        table[code] = glyph_to_unicode(glyph)
+    for code, text in named.items():
+        if text is not None or differences[code] == ".notdef" or not (kind == "Type3" and explicit_base):
+            table[code] = text   # TYPE3_UNKNOWN_NAMES: else the /BaseEncoding's character stays
     return table
 
 
@@ -124,13 +146,22 @@ def _symbol_pua(text: str, base_font: str) -> str | None:
     return encodings.WIN_ANSI[low]
 
 
+def _is_letter(text: str) -> bool:
+    """Letters with their marks only (not spaces, digits, punctuation or symbols)."""
+    return unicodedata.category(text[0]).startswith("L") and \
+        all(unicodedata.category(ch)[0] in "LM" for ch in text)
+
+
 def _texts(cmap: CMap | None, encoded: list, base_font: str) -> list:
     """Final code → text: sane ToUnicode values first, the encoding for the rest."""
     mapped: dict[int, str] = {}
+    empty: set[int] = set()
     if cmap is not None and cmap.has_unicode:
         for code in range(256):
             text = cmap.to_unicode(code)
-            if usable_text(text):
+            if text == "":
+                empty.add(code)           # EMPTY_TOUNICODE (tounicode.py): no text of its own
+            elif usable_text(text):
                 if len(text) == 1 and SYMBOL_PUA_FIRST <= ord(text) <= SYMBOL_PUA_LAST:
                     text = encoded[code] or _symbol_pua(text, base_font)
                     if text is None:
@@ -139,11 +170,12 @@ def _texts(cmap: CMap | None, encoded: list, base_font: str) -> list:
         # many codes → one text while the encoding names other characters: a broken map
         counts = Counter(mapped.values())
         for text, count in counts.items():
-            if count > DUPLICATE_CODES_LIMIT:
+            letter_forms = _is_letter(text) and count <= DUPLICATE_LETTER_SHARE * len(mapped)
+            if count > DUPLICATE_CODES_LIMIT and not letter_forms:
                 for code in [c for c, t in mapped.items() if t == text]:
                     if encoded[code] is not None and encoded[code] != text:
                         del mapped[code]
-    return [mapped.get(code, encoded[code]) for code in range(256)]
+    return ["" if code in empty else mapped.get(code, encoded[code]) for code in range(256)]
 
 
 def _widths(font: Any, kind: str, descriptor: Any, base_font: str, flags: int, encoded: list,
@@ -225,6 +257,7 @@ def load_simple(font: Any, kind: str, font_name: str, base_font: str, limits: Li
     symbolic = bool(flags & standard14.FLAG_SYMBOLIC)
     font_matrix = IDENTITY_FONT_MATRIX
     em = 1000.0
+    em_scale = 1.0
     if kind == "Type3":
         matrix = numbers(get(font, "/FontMatrix"), 6)
         if matrix is not None and matrix[0] * matrix[3] - matrix[1] * matrix[2] != 0:
@@ -238,6 +271,11 @@ def load_simple(font: Any, kind: str, font_name: str, base_font: str, limits: Li
     widths = _widths(font, kind, descriptor, base_font, flags, encoded, warnings)
     standard = standard14.standard_name(base_font) if kind != "Type3" else None
     if kind == "Type3":
+        advances = sorted(w for w in widths if w > 0)
+        median = advances[len(advances) // 2] if advances else 0.0
+        if median > em:   # TYPE3_EM_FROM_WIDTHS: the typical glyph is wider than the matrix's em
+            em_scale = TYPE3_EM_PER_ADVANCE * median / em
+            em *= em_scale
         ascent, descent = vertical_metrics(descriptor, font, None, em, bbox_first=True,
                                            flipped=font_matrix[3] < 0)
     else:
@@ -247,5 +285,7 @@ def load_simple(font: Any, kind: str, font_name: str, base_font: str, limits: Li
         if kind != "Type3" and None in texts else None
     if program_texts is not None:   # last resort, read only when an undecodable code is shown
         table = truetype.ProgramFilledTable(table, program_texts, warnings)
-    return SimpleFont(font_name, table, font_matrix, ascent, descent, warnings)
+    font = SimpleFont(font_name, table, font_matrix, ascent, descent, warnings)
+    font.em_scale = em_scale
+    return font
 

@@ -121,7 +121,7 @@ class CMap:
     _cid_firsts: list[int] = field(default_factory=list)
 
     def to_unicode(self, code: int) -> str | None:
-        """Raw mapped text of `code` (no sanity check), or None."""
+        """Raw mapped text of `code` (no sanity check), or None; "" means "no text of its own"."""
         text = self.unicode.get(code)
         if text is not None or not self._unicode_ranges:
             return text
@@ -207,7 +207,9 @@ def _dest_text(operand) -> str | None:
     if isinstance(operand, _Name):
         return glyph_to_unicode(operand)
     if isinstance(operand, _Hex):
-        return utf16_text(bytes(operand))
+        # EMPTY_TOUNICODE: `<0003> <>` says the glyph has no text of its own (another glyph of its
+        # cluster carries it, as Skia and HarfBuzz-based producers write); "" is kept as such
+        return utf16_text(bytes(operand)) if operand else ""
     if isinstance(operand, bytes) and not isinstance(operand, _Keyword):  # literal string: UTF-16BE when it says so, else Latin-1
         if len(operand) >= 2 and (operand[:2] == b"\xfe\xff" or len(operand) % 2 == 0 and operand[0] == 0):
             return utf16_text(bytes(operand))

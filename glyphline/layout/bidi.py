@@ -10,8 +10,13 @@ inside Hebrew) the reading that keeps the visual left-to-right run together is c
 Implemented: P2/P3 (paragraph level), W1–W7, N1–N2, I1–I2, L1, L2 and L4 mirroring of
 brackets. Explicit embeddings, overrides and isolates (X1–X8) are not applied: their
 control characters are ignored (X9), as producers do not put them in PDF text.
-Units may be multi-character strings (a ligature, an ActualText span): a unit moves as a
-whole and keeps its inner order, its class being that of its first strong character.
+Units may be multi-character strings (a ligature, an ActualText span, a ToUnicode value
+carrying a whole cluster): a unit moves as a whole and keeps its inner order, its class being
+that of its first strong character. Rule MIXED_UNIT: a unit holding strong characters of both
+directions (Skia maps one Latin glyph to "حَبيبي h") says nothing about where it is painted: it
+takes the class of the nearest strong unit painted after it (else before it), so it stays in
+the run its glyph is painted in and a Latin word it starts is not split; it does not vote for
+the line's direction.
 """
 from __future__ import annotations
 
@@ -40,12 +45,47 @@ def unit_class(text: str) -> str:
     for ch in text:
         cls = unicodedata.bidirectional(ch) or "L"
         if cls in STRONG:
-            return cls
+            return "ON" if len(text) > 1 and is_mixed(text) else cls   # MIXED_UNIT: see unit_classes
         if first_number is None and cls in ("EN", "AN"):
             first_number = cls
     if first_number is not None and len(text) > 1:
         return first_number
     return unicodedata.bidirectional(text[0]) or "L"
+
+
+def unit_classes(texts: list[str]) -> list[str]:
+    """unit_class of each unit of a line in visual order, MIXED_UNIT applied (two linear passes)."""
+    classes = [unit_class(t) for t in texts]
+    mixed = [len(t) > 1 and c == "ON" and is_mixed(t) for t, c in zip(texts, classes)]
+    if not any(mixed):
+        return classes
+    after: list[str | None] = [None] * len(classes)
+    nearest = None
+    for i in range(len(classes) - 1, -1, -1):
+        after[i] = nearest
+        if classes[i] in STRONG and not mixed[i]:
+            nearest = classes[i]
+    nearest = None
+    for i, c in enumerate(classes):
+        if mixed[i]:
+            classes[i] = after[i] or nearest or "ON"
+        elif c in STRONG:
+            nearest = c
+    return classes
+
+
+def is_mixed(text: str) -> bool:
+    """True when `text` holds strong characters of both directions (rule MIXED_UNIT)."""
+    ltr = rtl = False
+    for ch in text:
+        cls = unicodedata.bidirectional(ch)
+        if cls == "L":
+            ltr = True
+        elif cls in ("R", "AL"):
+            rtl = True
+        if ltr and rtl:
+            return True
+    return False
 
 
 def paragraph_level(texts: list[str]) -> int | None:
@@ -70,7 +110,8 @@ def line_base_direction(texts: list[str], visual: bool = True) -> str:
     """
     if not visual:
         return "rtl" if paragraph_level(texts) == 1 else "ltr"
-    strong = [c for t in texts for c in map(unicodedata.bidirectional, t) if c in STRONG]
+    strong = [c for t in texts if len(t) == 1 or not is_mixed(t)
+              for c in map(unicodedata.bidirectional, t) if c in STRONG]
     if not strong:
         return "ltr"
     left_rtl, right_rtl = strong[0] != "L", strong[-1] != "L"
@@ -217,7 +258,7 @@ def mirrored(text: str) -> str:
 def logical_to_visual(texts: list[str], base_rtl: bool | None = None) -> list[str]:
     """What a PDF paints from left to right for a logical line (with L4 mirroring)."""
     level = paragraph_level(texts) if base_rtl is None else int(base_rtl)
-    levels = resolve_levels([unit_class(t) for t in texts], level or 0)
+    levels = resolve_levels(unit_classes(texts), level or 0)
     return [mirrored(texts[i]) if levels[i] % 2 else texts[i] for i in reorder(levels)]
 
 
@@ -229,7 +270,7 @@ def visual_to_logical(texts: list[str], base_rtl: bool | None = None) -> list[in
 def _visual_order(texts: list[str], base_rtl: bool | None) -> tuple[list[int], list[int]]:
     if base_rtl is None:
         base_rtl = line_base_direction(texts) == "rtl"
-    levels = resolve_levels([unit_class(t) for t in texts], int(base_rtl))
+    levels = resolve_levels(unit_classes(texts), int(base_rtl))
     return reorder(levels), levels
 
 
@@ -331,11 +372,11 @@ def logical_words(glyph_texts_in_x_order: list[str], word_starts: list[bool],
         owner = owners[k]
         if owner < 0 or not text.strip():
             if indices:
-                words.append((indices, "".join(texts)))
+                words.append((indices, "".join(texts).strip()))
             indices, texts = [], []
         else:
             indices.append(owner)
             texts.append(text)
-    if indices:
-        words.append((indices, "".join(texts)))
+    if indices:   # a unit's own edge spaces (a cluster text "حَبيبي ") are no part of the word
+        words.append((indices, "".join(texts).strip()))
     return words

@@ -30,6 +30,7 @@ class PageContext:
     warnings: list[str] = field(default_factory=list)
     vocabulary: Vocabulary | None = None    # the document's words, for dehyphenation
     dehyphenate: bool = True
+    unmapped: bool = False                  # too few characters because the fonts have no character mapping
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class DocumentContext:
     warnings: list[str] = field(default_factory=list)
     markers: bool = False
     page_breaks: bool = True
+    unmapped: dict[str, Any] | None = None  # pages whose fonts have no character mapping
 
 
 @dataclass(frozen=True)

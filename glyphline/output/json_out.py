@@ -7,11 +7,13 @@ field makes a new version):
      "page_count": int,                  # pages in the document (not only the extracted ones)
      "metadata": {str: str},             # the Info dictionary, keys without the leading slash
      "scan": null | {"whole_document": bool, "pages": [int], "message": str},
+     "unmapped": null | {"whole_document": bool, "pages": [int], "message": str},
+                                         # pages whose fonts have no character mapping (not scans)
      "warnings": [str],                  # document-level warnings
      "pages": [page, ...]}               # the extracted pages, in order
 
     page  = {"number": int (1-based), "width": float, "height": float, "rotation": int,
-             "char_count": int, "scan": bool, "warnings": [str], "blocks": [block]}
+             "char_count": int, "scan": bool, "unmapped": bool, "warnings": [str], "blocks": [block]}
     block = {"role": "body"|"header"|"footer"|"sidebar"|"rotated", "bbox": box, "lines": [line]}
     line  = {"text": str, "bbox": box, "direction": [dx, dy], "words": [word]}
     word  = {"text": str, "bbox": box, "font": str, "size": float, "flags": [flag]}
@@ -41,19 +43,21 @@ FLAG_NAMES = ((INVISIBLE, "invisible"), (VERTICAL, "vertical"), (ACTUAL_TEXT, "a
 
 def json_page(layout: PageLayout, context: "PageContext") -> str:
     """The json mode's page renderer: the page object on one line."""
-    return dumps(page_object(layout, rotation=context.rotation, scan=context.scan, warnings=context.warnings))
+    return dumps(page_object(layout, rotation=context.rotation, scan=context.scan, warnings=context.warnings,
+                             unmapped=context.unmapped))
 
 
 def json_document(pages: "list[RenderedPage]", context: "DocumentContext") -> str:
     """The json mode's document: the rendered page objects spliced into the document object
     (its "pages" member comes last), so no page is serialised twice."""
     empty = dumps(document_object([], page_count=context.page_count, metadata=context.metadata,
-                                  scan=context.scan, warnings=context.warnings))
+                                  scan=context.scan, warnings=context.warnings,
+                                  unmapped=context.unmapped))
     return empty[:-2] + ",".join(page.text for page in pages) + "]}\n"
 
 
 def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
-                warnings: list[str] | None = None) -> dict[str, Any]:
+                warnings: list[str] | None = None, unmapped: bool = False) -> dict[str, Any]:
     return {
         "number": layout.number,
         "width": _r(layout.width),
@@ -61,19 +65,22 @@ def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
         "rotation": rotation,
         "char_count": layout.char_count,
         "scan": scan,          # fewer than 12 characters: no text layer
+        "unmapped": unmapped,  # fewer than 12 characters because the fonts have no character mapping
         "warnings": list(layout.warnings if warnings is None else warnings),
         "blocks": [_block(b) for b in layout.blocks],
     }
 
 
 def document_object(pages: list[dict[str, Any]], *, page_count: int, metadata: dict[str, str] | None,
-                    scan: dict[str, Any] | None, warnings: list[str]) -> dict[str, Any]:
+                    scan: dict[str, Any] | None, warnings: list[str],
+                    unmapped: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "version": VERSION,
         "page_count": page_count,
         "metadata": {str(k): str(v) for k, v in (metadata or {}).items()},
         "scan": scan,
+        "unmapped": unmapped,
         "warnings": list(warnings),
         "pages": pages,
     }
