@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import math
 import struct
+from typing import NamedTuple
 
 from ..errors import BudgetExceeded
 from ..fonts.base import Font
-from ..fonts.composite import CompositeFont
-from ..fonts.simple import SimpleFont
 from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
 from .env import PageEnv
@@ -37,12 +36,44 @@ SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more ac
 _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
 MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
+# The fast paths (placement tables, show_upright, op_show_run) on; False sends every string
+# through its font's decode() and place() char by char in show(), the reference they must equal
+# glyph for glyph (tests/test_interpreter_fast_paths.py). Read when a text state is set up.
+FAST_PATHS = True
 
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _INVISIBLE_MODES = (3, 7)       # text render modes that paint nothing (OCR layers)
 _BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
 _new_glyph = tuple.__new__      # Glyph(...) without the Python-level __new__: one call less per glyph
 _PLACEMENT_KEY = struct.Struct("9d").pack   # exact floats: 0.0 and -0.0 are different text states
+
+
+class TextSetup(NamedTuple):
+    """What showing horizontal text derives from the text state, the font and the linear part of
+    Tm × CTM (_Interpreter.horizontal_setup); kept until one of its inputs changes."""
+
+    a: float                # M = Tm × CTM (text space → viewer space): where text-space x goes
+    b: float
+    scale: float            # Tfs × Th: a TJ number's thousandths → text space
+    rise_x: float           # Ts in viewer space
+    rise_y: float
+    dx: float               # the glyphs' writing direction, box, size, font, flags, mcid (Glyph)
+    dy: float
+    height: float
+    descent: float
+    em: float
+    centre_x: float         # box centre minus baseline point, in viewer space (the clip test)
+    centre_y: float
+    name: str
+    flags: int
+    mcid: int
+    state: tuple            # the placement state: what place() needs besides the char
+    decode: object          # the font's decode()
+    placements: object      # code → placement (_PlacementTable), or None: no code reader, or FAST_PATHS off
+    code_bytes: int         # bytes per code of the placement table
+
+
+_GLYPH = slice(5, 15)   # TextSetup[_GLYPH]: dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid
 
 
 class _PlacementTable(dict):
@@ -211,7 +242,7 @@ class _Interpreter:
         # text object state (not saved by q)
         self.tm = IDENTITY
         self.tlm = IDENTITY
-        self.setup: tuple | None = None   # show()'s derived values; None whenever an input changes
+        self.setup: TextSetup | None = None   # show()'s derived values; None whenever an input changes
         self.saved: list[tuple] = []
         self.ignored_saves = 0
         self.marked: list[tuple] = []     # (mcid before, span started here or None)
@@ -468,15 +499,15 @@ class _Interpreter:
         setup = self._horizontal_setup()
         if setup is None or self.span is not None:
             return False
-        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
-         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
-         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
-        if b != 0.0 or placements is None:
+        placements = setup.placements
+        if setup.b != 0.0 or placements is None:
             return False
+        a, scale, code_bytes = setup.a, setup.scale, setup.code_bytes
+        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
         strings = [item for item in items if item.__class__ is bytes]
         if code_bytes != 1 and any([len(string) & 1 for string in strings]):
             return False                             # an odd byte: show() decodes it
-        x, y = self._pen_origin(rise_x, rise_y)
+        x, y = self._pen_origin(setup.rise_x, setup.rise_y)
         if y == 0.0:
             return False                             # y + 0.0 could flip the sign of a zero y
         self.budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
@@ -524,9 +555,8 @@ class _Interpreter:
         if setup is None or self.span is not None or len(items) & 1:
             self.show(items)
             return
-        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
-         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
-         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
+        placements, code_bytes, rise_x, rise_y = setup.placements, setup.code_bytes, setup.rise_x, setup.rise_y
+        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
         strings = items[::2]
         if placements is None or set(map(len, strings)) != {code_bytes}:
             self.show(items)
@@ -577,7 +607,7 @@ class _Interpreter:
         self.op_next_line(())
         self.op_show((string,))
 
-    def _horizontal_setup(self) -> tuple | None:
+    def _horizontal_setup(self) -> TextSetup | None:
         """show()'s derived text state, or None when there is no font or it writes vertically."""
         setup = self.setup
         if setup is None:
@@ -608,9 +638,9 @@ class _Interpreter:
             else:
                 self.show_vertical(font, items)
             return
-        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
-         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
-         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
+        a, b, scale, rise_x, rise_y = setup[:_GLYPH.start]
+        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
+        state, decode, placements, code_bytes = setup[_GLYPH.stop:]
         ta, tb, tc, td, te, tf = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
         x, y = self._pen_origin(rise_x, rise_y)      # the pen in viewer space, moved incrementally
@@ -622,7 +652,6 @@ class _Interpreter:
         charge_glyphs = self.budget.charge_glyphs
         charge_operators = self.budget.charge_operators
         place = self.place
-        state = (a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit)
         new = _new_glyph
         undecodable = 0
         pen = 0.0                                    # the same pen along text-space x, for Tm
@@ -717,7 +746,7 @@ class _Interpreter:
             te, tf = line
         return tx * ta + ty * tc + te, tx * tb + ty * td + tf
 
-    def horizontal_setup(self, font: Font) -> tuple:
+    def horizontal_setup(self, font: Font) -> TextSetup:
         """What show() derives from the text state and the linear part of Tm × CTM.
 
         Kept in self.setup until one of its inputs changes: text positioning (Td, T*, showing)
@@ -769,32 +798,30 @@ class _Interpreter:
         advance_x = scale * fm_x * a                 # glyph units → viewer-space font advance
         advance_y = scale * fm_x * b
         advance_unit = x_unit * sign                 # pen move (text space) → signed viewer length
-        placements, char_of, code_bytes = self.placement_table(
-            font, (a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit))
-        return (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
-                advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise * c, rise * d,
-                font.name, flags, self.mcid, font.decode, placements, char_of, code_bytes)
+        state = (a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit)
+        placements, code_bytes = self.placement_table(font, state)
+        return TextSetup(a, b, scale, rise * c, rise * d, dx, dy, height, descent, em, centre_x, centre_y,
+                         font.name, flags, self.mcid, state, font.decode, placements, code_bytes)
 
     def placement_table(self, font: Font, state: tuple) -> tuple:
-        """(code → placement dict, code → DecodedChar, bytes per code) under a text state, or Nones.
+        """(code → placement dict, bytes per code) under a text state, or (None, 0).
 
         A placement depends only on the font, the code and these values, so every line set in the
         same font and size (Td and Tm translations included) shares one table: show() then does
-        one lookup per glyph. Only fonts whose codes are read straight from the bytes qualify:
-        simple fonts (one byte) and CID fonts with the two-byte Identity codespace."""
-        if type(font) is SimpleFont and len(font.table) == 256:
-            char_of, code_bytes = font.table.__getitem__, 1
-        elif type(font) is CompositeFont and font.two_byte:
-            char_of, code_bytes = font.two_byte_char, 2
-        else:
-            return None, None, 0
+        one lookup per glyph. Only fonts whose codes are read straight from the bytes qualify
+        (Font.code_reader: simple fonts, CID fonts with the two-byte Identity codespace), and
+        none when FAST_PATHS is off."""
+        reader = font.code_reader() if FAST_PATHS else None
+        if reader is None:
+            return None, 0
+        char_of, code_bytes = reader
         key = (id(font), _PLACEMENT_KEY(*state))
         entry = self.placements.get(key)
         if entry is None or entry[0] is not font:   # the font is kept in the entry: its id is not reused
             if len(self.placements) >= MAX_PLACEMENT_STATES:
                 self.placements.clear()
             entry = self.placements[key] = (font, _PlacementTable(state, char_of))
-        return entry[1], char_of, code_bytes
+        return entry[1], code_bytes
 
     def show_vertical(self, font: Font, items) -> None:
         """Vertical writing (WMode 1): the pen moves down by w1; glyphs stand on a vertical centre line."""

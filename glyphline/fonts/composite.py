@@ -153,6 +153,10 @@ class CompositeFont(Font):
         """Every code is two bytes (the codespace is <0000> <FFFF>): see two_byte_char."""
         return self._two_byte
 
+    def code_reader(self):
+        """Two bytes a code when the codespace is <0000> <FFFF> (Identity-H/V and the like)."""
+        return (self.two_byte_char, 2) if self._two_byte else None
+
     def two_byte_char(self, code: int) -> DecodedChar:
         """The char of one two-byte code, as decode() gives it (for callers that split the bytes themselves)."""
         return self._caches[2].get(code) or self._char(code, 2)

@@ -62,6 +62,10 @@ class SimpleFont(Font):
     def decode(self, data: bytes) -> list[DecodedChar]:
         return list(map(self._lookup, data))
 
+    def code_reader(self):
+        """One byte a code, `table[code]`."""
+        return (self.table.__getitem__, 1) if len(self.table) == 256 else None
+
 
 def _font_encoding(font: Any, kind: str, base_font: str, descriptor: Any, symbolic: bool,
                    read_stream: Callable[[Any], bytes], warnings: list[str]) -> list:
