@@ -1,5 +1,5 @@
-"""The interpreter's fast paths (placement tables, show_upright for level baselines, op_show_run
-for Skia's "<hex> Tj dx 0 Td" runs) must give exactly what the general path gives: random pages
+"""The interpreter's fast paths (placement tables, show()'s level baselines, op_show_run for
+Skia's "<hex> Tj dx 0 Td" runs) must give exactly what the general path gives: random pages
 of Tj/TJ/'/" with kerning numbers, Tc/Tw/Tz/Ts/TL/Td/TD/Tm/T*, q/Q, cm, render modes, ActualText
 spans and crop boxes, in a Type1 font with widths, a standard-14 font, a TrueType font, a Type0
 Identity-H font (odd bytes too), an Identity-V font and a Type3 font, are read with

@@ -36,9 +36,9 @@ SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more ac
 _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
 MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
-# The fast paths (placement tables, show_upright, op_show_run) on; False sends every string
-# through its font's decode() and place() char by char in show(), the reference they must equal
-# glyph for glyph (tests/test_interpreter_fast_paths.py). Read when a text state is set up.
+# The fast paths (placement tables, show()'s level baselines, op_show_run) on; False sends every
+# string through its font's decode() and place() char by char in show(), the reference they must
+# equal glyph for glyph (tests/test_interpreter_fast_paths.py). Read as text is shown.
 FAST_PATHS = True
 
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -481,73 +481,20 @@ class _Interpreter:
     def op_show(self, operands) -> None:
         if operands[0].__class__ is not bytes:
             raise TypeError("string")
-        if not self.show_upright(operands):
-            self.show(operands)
+        self.show(operands)
 
     def op_show_array(self, operands) -> None:
         items = operands[0]
         if items.__class__ is not list:
             raise TypeError("array")
-        if not self.show_upright(items):
-            self.show(items)
-
-    def show_upright(self, items: list) -> bool:
-        """show() for upright text (a level baseline: Tm × CTM has no shear b) in a font with a
-        placement table, outside /ActualText: the baseline y never changes along a TJ array, so
-        it is tested against the clip once, and the strings are charged up front. False when
-        the text is not such (show() then does it)."""
-        setup = self._horizontal_setup()
-        if setup is None or self.span is not None:
-            return False
-        placements = setup.placements
-        if setup.b != 0.0 or placements is None:
-            return False
-        a, scale, code_bytes = setup.a, setup.scale, setup.code_bytes
-        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
-        strings = [item for item in items if item.__class__ is bytes]
-        if code_bytes != 1 and any([len(string) & 1 for string in strings]):
-            return False                             # an odd byte: show() decodes it
-        x, y = self._pen_origin(setup.rise_x, setup.rise_y)
-        if y == 0.0:
-            return False                             # y + 0.0 could flip the sign of a zero y
-        self.budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
-        clip = self.clip
-        if clip is not None:
-            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
-            # a glyph's box centre is tested against the clip; end_y == y on a level baseline
-            level_inside = y0 <= (y + y) * 0.5 + centre_y <= y1
-        out_append = self.out.append
-        new = _new_glyph
-        undecodable = 0
-        pen = 0.0
-        for item in items:
-            if item.__class__ is bytes:
-                for code in _codes(item, code_bytes):
-                    text, width_x, _, move, move_x, _, advance = placements[code]
-                    if text:
-                        end_x = x + width_x
-                        if clip is None or (level_inside and x0 <= (x + end_x) * 0.5 + centre_x <= x1):
-                            out_append(new(Glyph, (text, x, y, end_x, y, advance, dx, dy,
-                                                   height, descent, em, name, flags, mcid)))
-                    elif text is None:   # "" is a glyph without text of its own: not undecodable
-                        undecodable += 1
-                    pen += move
-                    x += move_x
-            elif item.__class__ is int or item.__class__ is float:
-                shift = -item * THOUSANDTH * scale
-                pen += shift
-                x += shift * a
-        ta, tb, tc, td, te, tf = self.tm
-        self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
-        if undecodable:
-            self.env.undecodable += undecodable
-        return True
+        self.show(items)
 
     def op_show_run(self, operands) -> None:
         """A lexer TEXT_RUN, "string Tj tx ty Td" repeated. Skia draws every glyph so, one code per
-        string: such a run takes show()'s cached-placement path with the per-item tests, budget
-        charges and pen moves taken out of the loop (every Td starts the next glyph afresh; the
-        run is charged whole, up front). Any other run goes through show()."""
+        string: such a run in a font with a placement table is shown here, glyph by glyph with
+        the per-item tests, budget charges and pen moves of show() taken out of the loop (every
+        Td starts the next glyph afresh; the run is charged whole, up front). Any other run
+        goes through show()."""
         items = operands[0]
         if items.__class__ is not list:
             raise TypeError("array")
@@ -628,8 +575,16 @@ class _Interpreter:
         return e + rise_x, f + rise_y
 
     def show(self, items) -> None:
-        """Show the strings of a TJ array, a Tj or a text run: a number between strings moves
-        the pen (TJ), a (tx, ty) pair starts a new line (the Td of a lexer TEXT_RUN)."""
+        """Show the strings of a Tj, a TJ array or a lexer text run: a number between strings
+        moves the pen (TJ), a (tx, ty) pair starts a new line (the Td of a text run).
+
+        Where a horizontal glyph is made and clipped (its box centre inside the clip grown by
+        CLIP_MARGIN_EM), but for Skia's one-code runs (op_show_run). A string is read through
+        the font's placement table when it has one (FAST_PATHS), else decoded and placed char
+        by char. On a level baseline (Tm × CTM has no shear b, no Td) the pen's y never
+        changes: it is tested against the clip once, and text wholly read through the table is
+        charged up front; any other text string by string, so the glyphs of the strings before
+        a budget runs out stay."""
         setup = self._horizontal_setup()
         if setup is None:
             font = self.font
@@ -645,12 +600,22 @@ class _Interpreter:
         ca, cb, cc, cd, ce, cf = self.ctm
         x, y = self._pen_origin(rise_x, rise_y)      # the pen in viewer space, moved incrementally
         span = self.span
+        budget = self.budget
+        # a level baseline: y + 0.0 could flip the sign of a zero y, and a Td moves the line
+        level = FAST_PATHS and b == 0.0 and y != 0.0 and not (len(items) > 1 and items[1].__class__ is tuple)
+        charged = False                              # the whole text charged up front
+        if level and placements is not None and span is None:
+            strings = [item for item in items if item.__class__ is bytes]
+            charged = code_bytes == 1 or not any([len(string) & 1 for string in strings])
+            if charged:
+                budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
         clip = self.clip
         if clip is not None:
             x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
+            level_inside = level and y0 <= (y + y) * 0.5 + centre_y <= y1
         out_append = self.out.append
-        charge_glyphs = self.budget.charge_glyphs
-        charge_operators = self.budget.charge_operators
+        charge_glyphs = budget.charge_glyphs
+        charge_operators = budget.charge_operators
         place = self.place
         new = _new_glyph
         undecodable = 0
@@ -662,9 +627,11 @@ class _Interpreter:
                     shift = -item * THOUSANDTH * scale
                     pen += shift
                     x += shift * a
-                    y += shift * b
+                    if not level:
+                        y += shift * b
                 elif item.__class__ is tuple:        # Td inside a text run: a new line origin
-                    charge_operators(2)              # the run's Tj and Td count as operators
+                    if not charged:
+                        charge_operators(2)          # the run's Tj and Td count as operators
                     if line is None:
                         te, tf = self.tlm[4:]
                     move_x, move_y = item
@@ -674,49 +641,37 @@ class _Interpreter:
                     x = te * ca + tf * cc + ce + rise_x
                     y = te * cb + tf * cd + cf + rise_y
                 continue
-            if placements is not None and span is None and (code_bytes == 1 or not len(item) & 1):
+            if placements is not None and (code_bytes == 1 or not len(item) & 1):
                 # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
-                codes = _codes(item, code_bytes)
+                table = placements
+                codes = item if code_bytes == 1 else _codes(item, 2)
+            else:
+                table = [place(state, char) for char in decode(item)]
+                codes = range(len(table))
+            if not charged:
                 charge_glyphs(len(codes))
-                for code in codes:
-                    text, width_x, width_y, move, move_x, move_y, advance = placements[code]
-                    if text:
-                        end_x = x + width_x
-                        end_y = y + width_y
-                        if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                            and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                            out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                                   height, descent, em, name, flags, mcid)))
-                    elif text is None:   # "" is a glyph without text of its own: not undecodable
-                        undecodable += 1
-                    pen += move
-                    x += move_x
-                    y += move_y
-                continue
-            chars = decode(item)
-            charge_glyphs(len(chars))
-            for char in chars:
-                text, width_x, width_y, move, move_x, move_y, advance = place(state, char)
-                if span is None:
-                    if text:
-                        end_x = x + width_x
-                        end_y = y + width_y
-                        if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                            and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                            out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                                   height, descent, em, name, flags, mcid)))
-                    elif text is None:   # "" is a glyph without text of its own: not undecodable
-                        undecodable += 1
-                else:                                # inside /ActualText: only where the span lies
+            for code in codes:
+                text, width_x, width_y, move, move_x, move_y, advance = table[code]
+                if span is not None:                 # inside /ActualText: only where the span lies
                     if span.first is None:
                         span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
                     span.end_x = x + width_x
                     span.end_y = y + width_y
                     span.pen_x = x + move_x
                     span.pen_y = y + move_y
+                elif text:
+                    end_x = x + width_x
+                    end_y = y if level else y + width_y
+                    if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
+                                        and (level_inside or y0 <= (y + end_y) * 0.5 + centre_y <= y1)):
+                        out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
+                                               height, descent, em, name, flags, mcid)))
+                elif text is None:   # "" is a glyph without text of its own: not undecodable
+                    undecodable += 1
                 pen += move
                 x += move_x
-                y += move_y
+                if not level:
+                    y += move_y
         self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
         if line is not None:
             self.tlm = (ta, tb, tc, td, te, tf)
