@@ -4,7 +4,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv clean cmaps build e2e-deps bench bench-deps
+.PHONY: run test venv clean cmaps brotli-data build e2e-deps bench bench-deps wordlists wordlist-sources
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,7 +27,7 @@ e2e-deps: cmaps
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium) \
 		|| echo "make: chromium could not be installed; the e2e tests will be skipped"
 
-test: $(STAMP) cmaps e2e-deps
+test: $(STAMP) cmaps brotli-data e2e-deps wordlist-sources
 	$(VPY) -m pytest -q
 
 # Adobe's predefined CMaps, packed by pdfjs-dist (pinned in package.json): built, never hand-copied
@@ -44,6 +44,27 @@ cmaps/LICENSE: $(CMAP_SRC)/LICENSE
 	cp $(CMAP_SRC)/LICENSE cmaps/LICENSE
 
 cmaps: cmaps/LICENSE
+
+# the Brotli static dictionary and transforms for the pure-Python decoder, from the Brotli C library
+# (the brotli package or Node's zlib): generated, never hand-copied; the wheel build makes its own
+BROTLI_DATA := glyphline/data/brotli/dictionary.bin
+
+$(BROTLI_DATA): tools/brotli_static.py glyphline/brotli.py
+	$(PY) tools/brotli_static.py
+
+brotli-data: $(BROTLI_DATA)
+
+# word lists for hyphens without evidence (glyphline/data/wordlists/, committed: pip cannot run
+# apt when it builds a wheel): built from Debian's word-list packages, never hand-copied.
+# `make test` installs the sources so tests/test_wordlists.py can check the committed lists.
+WORDLIST_PACKAGES := wamerican wbritish wngerman
+
+wordlist-sources:
+	@test -f /usr/share/dict/american-english -a -f /usr/share/dict/british-english -a -f /usr/share/dict/ngerman || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(WORDLIST_PACKAGES)) \
+		|| echo "make: $(WORDLIST_PACKAGES) could not be installed; the word-list source check will be skipped"
+
+wordlists: wordlist-sources
+	$(PY) tools/build_wordlists.py
 
 # benchmarks against the peers (not part of `make test`): quality on ../shared/corpus, then speed
 bench-deps: $(STAMP)

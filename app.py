@@ -39,13 +39,45 @@ from glyphline.options import ExtractOptions  # noqa: E402
 PAUSE_INTERVAL_S = 0.05  # how often the worker's event loop gets a turn to deliver "cancel"
 
 
-def use_site_cmaps(base_url: str) -> None:
-    """In the browser the engine fetches a CMap from the site's cmaps/ folder when a font names it."""
+_site_cmaps: tuple[str, frozenset[str]] | None = None  # what use_site_cmaps was given
+_missing_cmaps: set[str] = set()  # CMaps the site has but that could not be fetched (offline, not cached)
+
+
+def _recording_loader(load: Callable[[str], bytes | None], shipped: frozenset[str]) -> Callable[[str], bytes | None]:
+    def recorded(name: str) -> bytes | None:
+        data = load(name)
+        if not data and name in shipped:  # a name the site does not ship is the PDF's problem
+            _missing_cmaps.add(name)
+        return data
+
+    return recorded
+
+
+def use_site_cmaps(base_url: str, names: Any = ()) -> None:
+    """In the browser the engine fetches a CMap from the site's cmaps/ folder when a font names it.
+
+    A file that cannot be fetched (offline before it was cached) is remembered, so the result
+    can say "font data missing" instead of the engine's "no text layer, needs OCR"; `names` are
+    the CMaps the site ships (the build's list)."""
+    global _site_cmaps
     try:
         from glyphline.fonts.cmaps import browser_loader, set_cmap_loader
     except ImportError:  # an engine without the pluggable loader reads CMaps from its package data
         return
-    set_cmap_loader(browser_loader(base_url))
+    shipped = frozenset(str(name) for name in names)
+    _site_cmaps = (base_url, shipped)
+    _missing_cmaps.clear()
+    set_cmap_loader(_recording_loader(browser_loader(base_url), shipped))
+
+
+def use_site_wordlists(base_url: str) -> None:
+    """In the browser the engine fetches a word list from the site's wordlists/ folder when a
+    hyphen needs one (the build moves the lists out of the wheel)."""
+    try:
+        from glyphline.layout.wordlists import browser_loader, set_wordlist_loader
+    except ImportError:  # an engine without word lists
+        return
+    set_wordlist_loader(browser_loader(base_url))
 
 
 _pause_supported = True  # the worker turns it off when run_sync cannot work (see set_pause_supported)
@@ -132,6 +164,9 @@ def convert(
 ) -> dict[str, Any]:
     """Runs one conversion and returns the final message; never raises."""
     started = time.perf_counter()
+    if _missing_cmaps and _site_cmaps is not None:
+        # the engine caches a missing CMap as None: a new loader (empty cache) tries again now
+        use_site_cmaps(*_site_cmaps)
     pause = _event_loop_pause()
     last_pause = started
 
@@ -156,4 +191,6 @@ def convert(
         return error_message(job_id, error)
     if is_cancelled():
         return {"type": "cancelled", "id": job_id}
-    return _result_message(job_id, result, time.perf_counter() - started)
+    message = _result_message(job_id, result, time.perf_counter() - started)
+    message["missingFontData"] = sorted(_missing_cmaps)
+    return message

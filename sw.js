@@ -1,15 +1,25 @@
-// Glyphline service worker: precaches the site so later visits start offline.
-// tools/build_site.py fills in ASSETS (every file of dist/ but cmaps/) and VERSION (a hash of all contents).
-// CMap files are fetched only when a PDF's font needs one, and cached then (ON_DEMAND).
+// Glyphline service worker: the site offline after the first visit, every file downloaded once.
+// tools/build_site.py fills in the lists and VERSION (a hash of all contents):
+//   SHELL   the page, its scripts and styles: cached at install (small, so the page is controlled
+//           at once and the converter's big files go through this worker on their first fetch)
+//   LATER   the converter's runtime, snapshot and wheels: cached as the worker fetches them (one
+//           download, which the page counts byte by byte for its progress bar)
+//   CMAPS   CJK font data: cached when a font needs one, and all of them in the background once
+//           the page says the converter is ready ("cache-all"), so every file works offline
 const VERSION = "@VERSION@";
-const ASSETS = /*@ASSETS@*/[];
-const ON_DEMAND = "/cmaps/";
+const SHELL = /*@SHELL@*/[];
+const LATER = /*@LATER@*/[];
+const CMAPS = /*@CMAPS@*/[];
+const CACHE_ALL_PARALLEL = 4;
+
+const known = new Set([...SHELL, ...LATER, ...CMAPS].map((path) => new URL(path, self.location.href).href));
+const storing = new Map(); // url → settles when its fetch-and-store is over, so no file is fetched twice
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(VERSION);
-    // cache: "reload" skips the HTTP cache, so a new version never mixes in stale files
-    await cache.addAll(ASSETS.map((url) => new Request(url, { cache: "reload" })));
+    // cache: "no-cache" revalidates: never a stale file, and what the page just loaded is not sent again
+    await cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" })));
     await self.skipWaiting();
   })());
 });
@@ -23,6 +33,37 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+function assetURL(request) {
+  const url = new URL(request.url);
+  url.search = "";
+  url.hash = "";
+  return url.href;
+}
+
+// fetches a site file and stores it; the caller gets the response at once, while it streams.
+// The file is in `storing` from the moment its fetch starts until its copy is in the cache.
+function fetchAndStore(url) {
+  let settle;
+  const stored = new Promise((resolve) => { settle = resolve; });
+  const done = () => { storing.delete(url); settle(); };
+  storing.set(url, stored);
+  return fetch(url, { cache: "no-cache" }).then((response) => { // revalidated: never a stale version
+    if (!response.ok) {
+      done();
+      return response;
+    }
+    const copy = response.clone(); // now, before the caller starts reading the body
+    caches.open(VERSION)
+      .then((cache) => cache.put(url, copy))
+      .catch(() => {}) // quota or an aborted body: fetched again next time
+      .finally(done);
+    return response;
+  }, (error) => {
+    done();
+    throw error;
+  });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
@@ -30,12 +71,17 @@ self.addEventListener("fetch", (event) => {
     const cache = await caches.open(VERSION);
     const hit = await cache.match(request, { ignoreSearch: true });
     if (hit) return hit;
+    const url = assetURL(request);
     try {
-      const response = await fetch(request);
-      if (response.ok && new URL(request.url).pathname.includes(ON_DEMAND)) {
-        await cache.put(request, response.clone());
+      if (!known.has(url)) return await fetch(request);
+      if (storing.has(url)) { // the same file is on its way in: wait for it, do not fetch it again
+        await storing.get(url);
+        const stored = await cache.match(url);
+        if (stored) return stored;
       }
-      return response;
+      const response = fetchAndStore(url);
+      event.waitUntil(storing.get(url)); // the worker lives until the copy is stored
+      return await response;
     } catch (error) {
       // offline and not cached: a navigation still gets the app shell
       if (request.mode === "navigate") {
@@ -45,4 +91,40 @@ self.addEventListener("fetch", (event) => {
       throw error;
     }
   })());
+});
+
+// Everything not cached yet (files a start-up did not need, every CMap), a few at a time; the
+// clients hear {type: "offline", cached, total, missing} when done.
+async function cacheAll() {
+  const cache = await caches.open(VERSION);
+  const queue = [...SHELL, ...LATER, ...CMAPS].map((path) => new URL(path, self.location.href).href);
+  const total = queue.length;
+  let missing = 0;
+  async function next() {
+    while (queue.length) {
+      const url = queue.shift();
+      if (storing.has(url)) await storing.get(url);
+      if (await cache.match(url)) continue;
+      try {
+        const pending = fetchAndStore(url);
+        const stored = storing.get(url);
+        const response = await pending;
+        if (response.body) response.body.cancel(); // nobody reads it here: the cache has its copy
+        await stored;
+        if (!response.ok || !(await cache.match(url))) missing += 1;
+      } catch {
+        missing += 1; // offline: tried again on the next visit
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: CACHE_ALL_PARALLEL }, next));
+  const message = { type: "offline", cached: total - missing, total, missing };
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true })) client.postMessage(message);
+}
+
+let cachingAll = null;
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.type !== "cache-all") return;
+  if (!cachingAll) cachingAll = cacheAll().finally(() => { cachingAll = null; });
+  event.waitUntil(cachingAll);
 });

@@ -4,7 +4,6 @@
     doc = glyphline.open(pdf_bytes)            # positioned, decoded glyphs per page
     result = glyphline.extract_text(pdf_bytes)  # text in reading order, paragraphs, dehyphenated
 """
-from .document import Document, Page, open
 from .errors import BudgetExceeded, DamagedPDF, GlyphlineError, NotAPDF, PasswordRequired
 from .glyph import Glyph
 from .limits import Limits
@@ -14,16 +13,25 @@ __version__ = "0.1.0"
 __all__ = [
     "open", "Document", "Page", "Glyph", "Limits",
     "GlyphlineError", "NotAPDF", "PasswordRequired", "DamagedPDF", "BudgetExceeded",
-    "extract_text", "iter_pages", "Result", "PageResult",
+    "extract_text", "iter_pages", "Result", "PageResult", "ExtractOptions", "OutputMode",
 ]
 
-_EXTRACT_NAMES = {"extract_text", "iter_pages", "Result", "PageResult"}
+# loaded on first use: `import glyphline` stays light (pypdf and the layout stages weigh ~0.2 s)
+_LAZY = {"open": "document", "Document": "document", "Page": "document",
+         "extract_text": "extract", "iter_pages": "extract", "Result": "extract", "PageResult": "extract",
+         "ExtractOptions": "options", "OutputMode": "options"}
 
 
 def __getattr__(name):
-    # the layout stages load on first use: `glyphline.open` alone stays light (the web worker imports early)
-    if name in _EXTRACT_NAMES:
-        from . import extract
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'glyphline' has no attribute {name!r}")
+    from importlib import import_module
 
-        return getattr(extract, name)
-    raise AttributeError(f"module 'glyphline' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value   # the next access is a plain attribute
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

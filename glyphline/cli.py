@@ -21,7 +21,6 @@ from .options import ExtractOptions
 from .output import renderer
 
 EXIT_OK = 0
-EXIT_UNMAPPED = 1   # below every other failure: a batch with a scan or a damaged file reports that
 EXIT_USAGE = 2
 EXIT_SCAN = 3
 EXIT_PASSWORD = 4
@@ -36,10 +35,8 @@ STDIN_NAME = "-"
 
 EPILOG = """\
 exit codes:
-  0  ok (pages without a text layer in an otherwise normal file are only warned about)
-  1  no usable text: the document's fonts have no character mapping (glyphs without Unicode);
-     it is not a scan, but only OCR of the rendered pages could read it (such pages in an
-     otherwise normal file are only warned about)
+  0  ok (pages without a text layer in an otherwise normal file are only warned about; a
+     document whose fonts have no character mapping is said so on stderr, even with --quiet)
   2  usage error: bad option or page spec, unreadable input or unwritable output
   3  no text layer: the document is scanned/image-only and needs OCR (its text, if any, is still written)
   4  password required, or the password is wrong
@@ -249,7 +246,7 @@ def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
     elif result.scan is not None:
         outcome.warnings.append(f"glyphline: {job.name}: {result.scan.message}")
     if result.unmapped is not None and result.unmapped.whole_document:
-        outcome.code = max(outcome.code, EXIT_UNMAPPED)
+        # not a failure of the tool and not a scan: exit 0, but the one line is always printed
         outcome.errors.append(f"glyphline: {job.name}: {result.unmapped.message}")
     elif result.unmapped is not None:
         outcome.warnings.append(f"glyphline: {job.name}: {result.unmapped.message}")

@@ -15,7 +15,10 @@ import weakref
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
+from . import filters
 from .content.env import PageEnv
+from .content.sources import PageInput
+from .content.sources import sources as glyph_sources
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
 from .glyph import Glyph
 from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
@@ -279,7 +282,7 @@ class Document:
         self._records = records
         self.limits = limits
         self.keep_outside = keep_outside
-        self.annotations = annotations   # draw annotation appearances (form fields, FreeText, stamps) too
+        self.sources = glyph_sources(annotations=annotations)   # annotation appearances too, unless turned off
         self._acroform: tuple | None = None  # (the catalog's /AcroForm,) once a page has drawn annotations
         self.warnings = warnings
         self._budget = DocumentBudget(limits)
@@ -289,6 +292,7 @@ class Document:
         self._page_warnings: dict[int, list[str]] = {}
         self._interpreted: set[int] = set()
         self._fonts = FontCache(limits, self._read_stream)
+        self._font_reports: dict = {}   # font key → filter failures met loading it, told on every page using it
         self.metadata = self._read_metadata()
 
     @property
@@ -331,9 +335,11 @@ class Document:
         # an uncharged stream may use only what is left of the document's budget
         remaining = None if charged else self.limits.document_bytes - self._budget.bytes_used
         try:
-            with _pypdf_limits(self.limits, remaining):
+            with _pypdf_limits(self.limits, remaining), filters.stream_seconds(self.limits.seconds_per_page):
                 data = stream.get_data()
         except LimitReachedError as exc:
+            if isinstance(exc, filters.StreamTimeLimit):
+                raise PageBudgetExceeded("seconds_per_page", str(exc)) from exc
             if remaining is not None and remaining < self.limits.stream_bytes:
                 raise BudgetExceeded("document_bytes", f"more than {self.limits.document_bytes} decompressed bytes in this document") from exc
             raise PageBudgetExceeded("stream_bytes", f"a stream decompresses to more than {self.limits.stream_bytes} bytes") from exc
@@ -353,58 +359,65 @@ class Document:
         for index, segment in enumerate(segments):
             if segment is None:
                 continue
+            before = len(env.warnings)
             try:
                 parts.append(self._read_stream(segment))
             except (PageBudgetExceeded, BudgetExceeded):
                 raise
             except Exception as exc:
-                env.warnings.append(f"content stream {index + 1} could not be decoded ({short_error(exc)}); it was skipped")
+                if len(env.warnings) == before:   # a failing filter has already said which one
+                    env.warnings.append(f"content stream {index + 1} could not be decoded ({short_error(exc)}); it was skipped")
         # segments are one stream (ISO 32000-1 §7.8.2): a token may straddle a boundary, so join with whitespace only
         return b"\n".join(parts)
 
     def _interpret(self, page: Page) -> list[Glyph]:
-        from .content.interpreter import interpret
-
         glyphs: list[Glyph] = []
         # a page interpreted again (its Page object was dropped) keeps the warnings of the first time
         warnings = [] if page.number in self._interpreted else page._warnings
         self._interpreted.add(page.number)
+
+        def report(message: str) -> None:
+            if message not in warnings and len(warnings) < MAX_PAGE_WARNINGS:
+                warnings.append(message)
+
+        def load_font(font_obj, resource_name: str):
+            key = self._fonts._key(font_obj)
+            if key not in self._font_reports:
+                met: list[str] = []
+                with filters.reporting(met.append):
+                    font = self._fonts.get(font_obj, resource_name)
+                self._font_reports[key] = met
+            else:
+                font = self._fonts.get(font_obj, resource_name)
+            for message in self._font_reports[key]:   # the font is cached: its failures are told on each page
+                report(message)
+            return font
+
         env = PageEnv(
-            limits=self.limits, budget=PageBudget(self.limits), load_font=self._fonts.get,
+            limits=self.limits, budget=PageBudget(self.limits), load_font=load_font,
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings,
         )
-        matrix = viewer_matrix(page.box, page.rotation)
-        with _collect_pypdf_warnings(warnings), fewer_collections():
-            try:
-                content = self._content_bytes(page, env)
-                resources = _resolve(page._record.attrs.get("/Resources"))
-                interpret(content, resources, matrix, env, out=glyphs)
-            except PageBudgetExceeded as exc:
-                warnings.append(f"page {page.number} stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
-                return self._finish(page, env, glyphs)   # the annotations would find the budget spent too
-            except BudgetExceeded:
-                raise
-            except RecursionError:
-                warnings.append(f"page {page.number} is nested too deeply; the text decoded before that point is kept")
-            except Exception as exc:
-                warnings.append(f"page {page.number} failed midway ({short_error(exc)}); the text decoded before that point is kept")
-            if self.annotations:    # a separate glyph source: a failure in the content does not cost it, nor the reverse
-                self._interpret_annotations(page, env, matrix, glyphs)
+        with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
+            source_input = PageInput(
+                number=page.number, obj=page._record.obj, matrix=viewer_matrix(page.box, page.rotation), env=env,
+                content=lambda: self._content_bytes(page, env),
+                resources=lambda: _resolve(page._record.attrs.get("/Resources")), acroform=self._form,
+            )
+            for source in self.sources:   # each isolated: a failure in one does not cost the others
+                try:
+                    source.draw(source_input, glyphs)
+                except PageBudgetExceeded as exc:
+                    warnings.append(source.stopped.format(page=page.number, reason=f"{exc} (limit {exc.limit})"))
+                    break   # the sources after it would find the budget spent too
+                except BudgetExceeded:
+                    raise
+                except RecursionError as exc:
+                    message = source.nested or source.failed
+                    warnings.append(message.format(page=page.number, reason=short_error(exc)))
+                except Exception as exc:
+                    warnings.append(source.failed.format(page=page.number, reason=short_error(exc)))
         return self._finish(page, env, glyphs)
-
-    def _interpret_annotations(self, page: Page, env: PageEnv, matrix: tuple, glyphs: list[Glyph]) -> None:
-        from .content.annotations import annotation_glyphs
-
-        warnings = env.warnings
-        try:
-            annotation_glyphs(page._record.obj, self._form(), matrix, env, glyphs)
-        except PageBudgetExceeded as exc:
-            warnings.append(f"page {page.number}: annotations stopped early: {exc} (limit {exc.limit}); the text before that point is kept")
-        except BudgetExceeded:
-            raise
-        except Exception as exc:   # annotation_glyphs guards each annotation; this is the /Annots array itself
-            warnings.append(f"page {page.number}: the annotations could not be read ({short_error(exc)})")
 
     def _finish(self, page: Page, env: PageEnv, glyphs: list[Glyph]) -> list[Glyph]:
         warnings = env.warnings
@@ -455,7 +468,15 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
-    with _collect_pypdf_warnings(warnings), _pypdf_limits(limits):
+    filters.install()
+    filter_failures: list[str] = []
+
+    def report(message: str) -> None:
+        if message not in warnings:
+            warnings.append(message)
+            filter_failures.append(message)
+
+    with _collect_pypdf_warnings(warnings), _pypdf_limits(limits), filters.reporting(report):
         try:
             reader = _read_with_repair(PdfReader, data)
         except FileNotDecryptedError as exc:
@@ -470,7 +491,11 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
             root = _resolve(reader.trailer.get("/Root"))
             pages_root = root.get("/Pages") if hasattr(root, "get") else None
             records = _walk_page_tree(pages_root, limits)
-        except (DamagedPDF, NotAPDF, PasswordRequired):
+        except DamagedPDF as exc:
+            if filter_failures:   # the page tree sat in a stream nothing could decode: say which filter
+                raise DamagedPDF(f"{exc.reason} ({filter_failures[0]})") from exc
+            raise
+        except (NotAPDF, PasswordRequired):
             raise
         except FileNotDecryptedError as exc:
             raise PasswordRequired("the PDF is encrypted and needs a password") from exc

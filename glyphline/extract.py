@@ -160,8 +160,8 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         document_warnings = list(document.warnings) + selection_warnings
         text = render.document(results, DocumentContext(
             page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
-            warnings=document_warnings, markers=options.markers, page_breaks=options.page_breaks,
-            unmapped=unmapped.as_dict() if unmapped else None))
+            unmapped=unmapped.as_dict() if unmapped else None, warnings=document_warnings,
+            markers=options.markers, page_breaks=options.page_breaks))
         if options.bom:
             text = BOM + text
         return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
@@ -260,15 +260,14 @@ def _analyse_page(document: Document, number: int, doc_stats=None) -> tuple[Page
 
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
+    facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs}
     try:
-        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats,
-                              image_coverage=page.image_coverage)
+        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts)
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise
-        layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage)
+        layout = fallback_layout(glyphs, page.width, page.height, number, **facts)
         layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
-    layout.unmapped_glyphs = page.unmapped_glyphs
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
     return layout, warnings, page.rotation
 
@@ -302,9 +301,8 @@ def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation:
     scan = _lacks_text(layout)
     unmapped = _lacks_mapping(layout)
     try:
-        text = render.page(layout, PageContext(rotation=rotation, scan=scan, warnings=warnings,
-                                               vocabulary=vocabulary, dehyphenate=dehyphenate,
-                                               unmapped=unmapped))
+        text = render.page(layout, PageContext(rotation=rotation, scan=scan, unmapped=unmapped, warnings=warnings,
+                                               vocabulary=vocabulary, dehyphenate=dehyphenate))
     except Exception as exc:  # a bug in one page's rendering costs that page, never the document
         if _debugging():
             raise

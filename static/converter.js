@@ -6,14 +6,25 @@
 // Attributes: `page-drop` accepts files dropped anywhere on the page; `preload` starts the
 // worker as soon as the element is on the page; `sample="url"` adds a "Try a sample" button;
 // `lang="de"` overrides the browser language.
-import { extractText, preload, status, GlyphlineError } from "./glyphline.js";
+import { extractText, preload, status, GlyphlineError, MODES, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
 import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
-const DEFAULT_OPTIONS = { mode: "reflow", markers: false, dehyphenate: true, annotations: true, bom: false, pages: "" };
+// the options this form offers, with the engine's defaults; the preview shows text, so JSON is left to the API
+const FORM_OPTIONS = ["mode", "markers", "dehyphenate", "annotations", "bom"];
+const DEFAULT_OPTIONS = { ...Object.fromEntries(FORM_OPTIONS.map((name) => [name, ENGINE_DEFAULTS[name]])), pages: "" };
+const FORM_MODES = MODES.filter((mode) => mode !== "json");
 const PREVIEW_CHARS = 200_000; // a textarea with more than this gets sluggish on a phone
 const PAGE_RANGE = /^\s*\d+\s*(-\s*\d*\s*)?(,\s*\d+\s*(-\s*\d*\s*)?)*$/;
+// a finger, not a mouse, or a screen too narrow for dragging: "drop anywhere" means nothing there
+const NO_DRAG_MEDIA = "(pointer: coarse), (max-width: 480px)";
+// an indeterminate <progress> is an endless animation: with reduced motion it stays still at 0
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function indeterminate(bar) {
+  if (REDUCED_MOTION.matches) bar.value = 0; else bar.removeAttribute("value");
+}
 
 function loadOptions() {
   try {
@@ -22,7 +33,7 @@ function loadOptions() {
     for (const key of Object.keys(DEFAULT_OPTIONS)) {
       if (typeof saved[key] === typeof DEFAULT_OPTIONS[key]) options[key] = saved[key];
     }
-    if (!["reflow", "preserve", "layout"].includes(options.mode)) options.mode = "reflow";
+    if (!FORM_MODES.includes(options.mode)) options.mode = DEFAULT_OPTIONS.mode;
     return options;
   } catch {
     return { ...DEFAULT_OPTIONS };
@@ -49,6 +60,18 @@ function textName(fileName) {
   return `${stem}.txt`;
 }
 
+/** A page's text as elements, each with dir="auto" so Arabic and Hebrew read right to left:
+ * reflow paragraphs (one line each), the lines of preserve (blank ones kept as spacing), or the
+ * whole grid of a layout page (one direction per page: its columns must stay aligned). */
+function previewBlocks(text, mode) {
+  const body = text.replace(/\n+$/, "");
+  if (!body.trim()) return [];
+  if (mode === "layout") return [element("p", { class: "block", dir: "auto", text: body })];
+  const lines = body.split("\n");
+  const kept = mode === "preserve" ? lines : lines.filter((line) => line.trim());
+  return kept.map((line) => element("p", { class: "block", dir: "auto", text: line }));
+}
+
 let jobCounter = 0;
 
 class GlyphlineConverter extends HTMLElement {
@@ -60,6 +83,11 @@ class GlyphlineConverter extends HTMLElement {
     this.onStatus = () => this.renderStatus();
     this.onPageDragOver = (event) => this.dragOver(event);
     this.onPageDrop = (event) => this.drop(event);
+    this.onDragEnter = (event) => this.dragEnter(event);
+    this.onDragLeave = (event) => this.dragLeave(event);
+    this.onDragEnd = () => this.showOverlay(false);
+    this.onPointerMedia = () => this.renderDropText();
+    this.dragDepth = 0;
   }
 
   connectedCallback() {
@@ -68,10 +96,18 @@ class GlyphlineConverter extends HTMLElement {
     this.render();
     status.addEventListener("change", this.onStatus);
     this.renderStatus();
-    const dropTarget = this.hasAttribute("page-drop") ? document : this.root.querySelector(".dropzone");
+    // without page-drop the element itself takes drops (its overlay covers it: the drag events
+    // of the overlay's own elements reach the same listeners, so the overlay does not flicker)
+    const dropTarget = this.hasAttribute("page-drop") ? document : this;
     this.dropTarget = dropTarget;
     dropTarget.addEventListener("dragover", this.onPageDragOver);
     dropTarget.addEventListener("drop", this.onPageDrop);
+    dropTarget.addEventListener("dragenter", this.onDragEnter);
+    dropTarget.addEventListener("dragleave", this.onDragLeave);
+    document.addEventListener("dragend", this.onDragEnd);
+    this.pointerMedia = window.matchMedia(NO_DRAG_MEDIA);
+    this.pointerMedia.addEventListener("change", this.onPointerMedia);
+    this.renderDropText();
     if (this.hasAttribute("preload")) preload().catch(() => {});
   }
 
@@ -80,7 +116,11 @@ class GlyphlineConverter extends HTMLElement {
     if (this.dropTarget) {
       this.dropTarget.removeEventListener("dragover", this.onPageDragOver);
       this.dropTarget.removeEventListener("drop", this.onPageDrop);
+      this.dropTarget.removeEventListener("dragenter", this.onDragEnter);
+      this.dropTarget.removeEventListener("dragleave", this.onDragLeave);
     }
+    document.removeEventListener("dragend", this.onDragEnd);
+    if (this.pointerMedia) this.pointerMedia.removeEventListener("change", this.onPointerMedia);
   }
 
   // ------------------------------------------------------------------ layout
@@ -89,8 +129,13 @@ class GlyphlineConverter extends HTMLElement {
     const t = this.t;
     this.root.replaceChildren();
     this.root.append(element("link", { rel: "stylesheet", href: STYLESHEET }));
+    // the sizer holds the longest loading sentence, invisibly, in the same grid cell as the
+    // text, and the bar keeps its room when hidden: "Ready." replacing them shifts nothing below
     const loader = element("div", { class: "loader", role: "status", id: "loader" }, [
-      element("p", { id: "loader-text" }),
+      element("div", { class: "loader-lines" }, [
+        element("p", { id: "loader-text" }),
+        element("p", { class: "loader-sizer", "aria-hidden": "true", text: this.longestLoadingText() }),
+      ]),
       element("progress", { id: "loader-progress", max: "1", "aria-labelledby": "loader-text" }),
     ]);
     const fileInput = element("input", {
@@ -107,11 +152,16 @@ class GlyphlineConverter extends HTMLElement {
       sample.addEventListener("click", () => this.convertSample());
       actions.push(sample);
     }
-    const dropzone = element("section", { class: "dropzone", "aria-label": t("dropHere") }, [
-      element("p", { text: t("dropHere") }),
+    const dropzone = element("section", { class: "dropzone", "aria-labelledby": "drop-text" }, [
+      element("p", { id: "drop-text", text: t("dropHere") }),
       element("div", { class: "actions" }, actions),
     ]);
-    this.root.append(loader, dropzone, this.renderOptions(),
+    // shown while files are dragged over the page (without page-drop: over this element)
+    const overlay = element("div", {
+      id: "drop-overlay", class: this.hasAttribute("page-drop") ? "drop-overlay page" : "drop-overlay",
+      role: "region", "aria-label": t("dropOverlay"), hidden: true,
+    }, [element("p", { text: t("dropOverlay") })]);
+    this.root.append(loader, dropzone, overlay, this.renderOptions(),
       element("div", { id: "live", class: "visually-hidden", "aria-live": "polite", role: "status" }),
       element("ol", { id: "queue", class: "queue", "aria-label": t("queueLabel") }));
   }
@@ -119,18 +169,19 @@ class GlyphlineConverter extends HTMLElement {
   renderOptions() {
     const t = this.t;
     const modes = element("fieldset", {}, [element("legend", { text: t("modeLegend") })]);
-    for (const mode of ["reflow", "preserve", "layout"]) {
+    for (const mode of FORM_MODES) {
       const radio = element("input", { type: "radio", name: "mode", value: mode, id: `mode-${mode}`, checked: this.options.mode === mode });
       radio.addEventListener("change", () => this.setOption("mode", mode));
       modes.append(element("div", { class: "choice" }, [radio, element("label", { for: `mode-${mode}`, text: t(`modes.${mode}`) })]));
     }
     const checks = element("fieldset", { class: "checks" });
-    for (const name of ["markers", "dehyphenate", "annotations", "bom"]) {
+    for (const name of FORM_OPTIONS.filter((option) => option !== "mode")) {
       const box = element("input", { type: "checkbox", id: name, checked: this.options[name] });
       box.addEventListener("change", () => this.setOption(name, box.checked));
       checks.append(element("div", { class: "choice" }, [box, element("label", { for: name, text: t(name) })]));
     }
-    const pages = element("input", { type: "text", id: "pages", inputmode: "numeric", autocomplete: "off", placeholder: t("pagesHint"), value: this.options.pages, "aria-describedby": "pages-hint" });
+    // the hint is said once, below the field (a placeholder repeating it would say it twice)
+    const pages = element("input", { type: "text", id: "pages", inputmode: "numeric", autocomplete: "off", value: this.options.pages, "aria-describedby": "pages-hint" });
     pages.addEventListener("change", () => this.setOption("pages", pages.value.trim()));
     const range = element("div", { class: "range" }, [
       element("label", { for: "pages", text: t("pages") }), pages,
@@ -146,6 +197,19 @@ class GlyphlineConverter extends HTMLElement {
     saveOptions(this.options);
   }
 
+  loadingText(done, total, stage) {
+    const t = this.t;
+    const bytes = total
+      ? t("loadingBytes", { done: formatBytes(this.language, done), total: formatBytes(this.language, total) })
+      : t("loadingRuntime");
+    return stage ? `${bytes} ${t(`loadingStage.${stage}`)}.` : bytes;
+  }
+
+  longestLoadingText() {
+    const candidates = ["runtime", "packages", "engine"].map((stage) => this.loadingText(88.8e6, 88.8e6, stage));
+    return candidates.reduce((longest, text) => (text.length > longest.length ? text : longest), "");
+  }
+
   renderStatus() {
     const t = this.t;
     const text = this.root.getElementById("loader-text");
@@ -154,18 +218,28 @@ class GlyphlineConverter extends HTMLElement {
     if (!text) return;
     loader.dataset.state = status.state;
     if (status.state === "loading" || status.state === "idle") {
-      const size = status.total ? formatBytes(this.language, status.total) : "≈14 MB";
-      const stage = status.stage ? ` ${t(`loadingStage.${status.stage}`)}.` : "";
-      text.textContent = `${t("loadingRuntime", { size })}${stage}`;
-      if (status.total) bar.value = Math.max(0.05, status.done / status.total); else bar.removeAttribute("value");
-      bar.hidden = false;
+      // the real bytes of the real files, counted by the worker as they stream in
+      text.textContent = this.loadingText(status.done, status.total, status.stage);
+      if (status.total) bar.value = Math.min(1, status.done / status.total); else indeterminate(bar);
+      bar.dataset.hidden = "false";
     } else if (status.state === "ready") {
       text.textContent = t("ready");
-      bar.hidden = true;
+      bar.dataset.hidden = "true";
     } else {
       text.textContent = t("loadFailed", { message: status.message || "" });
-      bar.hidden = true;
+      bar.dataset.hidden = "true";
     }
+    // files dropped during start-up say "Starting…" until the converter is ready
+    const waitingText = status.state === "ready" ? t("waiting") : t("reading");
+    for (const job of this.jobs) {
+      if (job.view.item.dataset.state === "waiting") job.view.status.textContent = waitingText;
+    }
+  }
+
+  renderDropText() {
+    const t = this.t;
+    const text = this.root.getElementById("drop-text");
+    if (text) text.textContent = this.pointerMedia && this.pointerMedia.matches ? t("pickHere") : t("dropHere");
   }
 
   announce(message) {
@@ -182,7 +256,27 @@ class GlyphlineConverter extends HTMLElement {
     }
   }
 
+  // dragenter/dragleave fire for every element crossed: count them, the overlay goes at zero
+  dragEnter(event) {
+    if (!event.dataTransfer || ![...event.dataTransfer.types].includes("Files")) return;
+    this.dragDepth += 1;
+    this.showOverlay(true);
+  }
+
+  dragLeave(event) {
+    if (!this.dragDepth) return;
+    this.dragDepth -= 1;
+    if (this.dragDepth === 0) this.showOverlay(false);
+  }
+
+  showOverlay(shown) {
+    if (!shown) this.dragDepth = 0;
+    const overlay = this.root.getElementById("drop-overlay");
+    if (overlay) overlay.hidden = !shown;
+  }
+
   drop(event) {
+    this.showOverlay(false);
     if (!event.dataTransfer || !event.dataTransfer.files.length) return;
     event.preventDefault();
     this.addFiles([...event.dataTransfer.files]);
@@ -229,21 +323,28 @@ class GlyphlineConverter extends HTMLElement {
     view.copy = element("button", { type: "button", class: "button copy", text: t("copy") });
     view.copyStatus = element("span", { class: "copy-status", role: "status" });
     view.previewNote = element("p", { class: "hint", hidden: true });
-    view.preview = element("textarea", { class: "preview", readonly: true, rows: "12", spellcheck: "false", "aria-label": t("preview", { name: file.name }) });
+    // one section per page under a "Page N" label, each block with dir="auto" (Arabic and
+    // Hebrew read right to left); focusable so the keyboard can scroll it
+    view.preview = element("div", { class: "preview", role: "region", tabindex: "0", "aria-label": t("preview", { name: file.name }) });
     view.result = element("div", { class: "result", hidden: true }, [
       view.counts, element("div", { class: "actions" }, [view.download, view.copy, view.copyStatus]),
       view.warningsBox, view.previewNote, view.preview,
     ]);
-    view.item = element("li", { class: "job", "data-state": "waiting", id }, [
-      element("h2", { class: "name", text: file.name }),
+    // tabindex -1: focus comes back here after Cancel hides the button that had it
+    view.item = element("li", { class: "job", "data-state": "waiting", id, tabindex: "-1", "aria-labelledby": `${id}-name` }, [
+      element("h2", { class: "name", id: `${id}-name`, text: file.name }),
       element("div", { class: "line" }, [view.status, view.cancel]), view.progress,
       view.banner, view.error, view.passwordForm, view.result,
     ]);
-    const job = { file, view, password: "", controller: null, result: null };
-    view.cancel.addEventListener("click", () => job.controller && job.controller.abort());
+    const job = { file, view, password: "", controller: null, result: null, cancelClicked: false };
+    view.cancel.addEventListener("click", () => {
+      job.cancelClicked = true;
+      if (job.controller) job.controller.abort();
+    });
     view.passwordForm.addEventListener("submit", (event) => {
       event.preventDefault();
       job.password = view.passwordInput.value;
+      job.passwordTried = true;
       this.start(job);
     });
     view.download.addEventListener("click", () => this.download(job));
@@ -268,8 +369,8 @@ class GlyphlineConverter extends HTMLElement {
       return;
     }
     this.setState(job, "waiting");
-    view.status.textContent = t("waiting");
-    view.progress.removeAttribute("value");
+    view.status.textContent = status.state === "ready" ? t("waiting") : t("reading");
+    indeterminate(view.progress);
     job.controller = new AbortController();
     let announcedStart = false;
     try {
@@ -297,6 +398,9 @@ class GlyphlineConverter extends HTMLElement {
         this.setState(job, "cancelled");
         view.status.textContent = t("cancelled");
         this.announce(`${job.file.name}: ${t("cancelled")}`);
+        // the Cancel button is gone: the focus goes to the file's card, not to the page's start
+        if (job.cancelClicked) view.item.focus();
+        job.cancelClicked = false;
       } else if (error instanceof GlyphlineError && error.kind === "password") {
         this.askPassword(job);
       } else if (error instanceof GlyphlineError) {
@@ -309,12 +413,17 @@ class GlyphlineConverter extends HTMLElement {
 
   askPassword(job) {
     const t = this.t;
+    // the focus moves to the field when the person just tried a password for this file, or when
+    // no other file's prompt is open: a batch of locked files does not pull it from prompt to prompt
+    const otherPrompt = this.jobs.some((other) => other !== job && other.view.item.dataset.state === "password");
+    const takeFocus = job.passwordTried || !otherPrompt;
+    job.passwordTried = false;
     this.setState(job, "password");
     job.view.status.textContent = "";
     job.view.passwordMessage.textContent = job.password ? t("passwordWrong") : t("passwordNeeded");
     job.view.passwordForm.hidden = false;
     job.view.passwordInput.value = "";
-    job.view.passwordInput.focus();
+    if (takeFocus) job.view.passwordInput.focus();
   }
 
   fail(job, kind, message) {
@@ -336,6 +445,15 @@ class GlyphlineConverter extends HTMLElement {
     this.announce(t("announceDone", { name: job.file.name, pages: selected }));
     const counts = { pages: formatNumber(lang, selected), words: formatNumber(lang, result.wordCount), chars: formatNumber(lang, result.charCount) };
     view.counts.textContent = selected === 1 ? t("countsOne", counts) : t("counts", counts);
+    // pages without text while a font's CMap file could not be fetched (offline before it was
+    // cached) are not scans: say what is missing instead of "needs OCR"
+    // (the engine calls pages whose glyphs lack Unicode "unmapped", or "scan" when images cover them)
+    const lacking = result.scan || result.unmapped;
+    const missingFontData = Boolean(lacking) && (result.missingFontData || []).length > 0;
+    if (missingFontData && lacking.wholeDocument) {
+      this.fail(job, "font-data", "");
+      return;
+    }
     if (result.scan && result.scan.wholeDocument) {
       this.setState(job, "scan");
       view.banner.textContent = t("scanWhole");
@@ -343,19 +461,46 @@ class GlyphlineConverter extends HTMLElement {
       return; // never an empty download presented as success
     }
     this.setState(job, "done");
-    if (result.scan) {
+    if (missingFontData) {
+      view.banner.textContent = t("errors.font-data");
+      view.banner.hidden = false;
+    } else if (result.scan) {
       view.banner.textContent = t("scanPages", { pages: result.scan.pages.join(", ") });
+      view.banner.hidden = false;
+    } else if (result.unmapped) {
+      const key = result.unmapped.wholeDocument ? "unmappedWhole" : "unmappedPages";
+      view.banner.textContent = t(key, { pages: result.unmapped.pages.join(", ") });
       view.banner.hidden = false;
     }
     view.warnings.replaceChildren(...result.warnings.map((warning) => element("li", { text: warning })));
     view.warningsBox.hidden = result.warnings.length === 0;
-    const cut = result.text.length > PREVIEW_CHARS;
-    view.preview.value = cut ? result.text.slice(0, PREVIEW_CHARS) : result.text;
-    // reflowed paragraphs are one long line each: wrap them; page lines and grids stay as laid out
-    view.preview.wrap = job.mode === "reflow" ? "soft" : "off";
+    const cut = this.renderPreview(view.preview, result, job.mode);
     view.previewNote.hidden = !cut;
     view.previewNote.textContent = cut ? t("previewCut", { chars: formatNumber(lang, PREVIEW_CHARS) }) : "";
     view.result.hidden = false;
+  }
+
+  /** The preview from the per-page results; returns whether it was cut at PREVIEW_CHARS. */
+  renderPreview(preview, result, mode) {
+    const t = this.t;
+    const labelled = result.pages.length > 1;
+    let budget = PREVIEW_CHARS;
+    let cut = false;
+    const sections = [];
+    for (const page of result.pages) {
+      if (budget <= 0) { cut = true; break; }
+      let text = page.text.replace(/\f/g, "");
+      if (text.length > budget) { text = text.slice(0, budget); cut = true; }
+      budget -= text.length;
+      const label = t("pageLabel", { number: formatNumber(this.language, page.number) });
+      const section = element("section", { class: "page", "data-page": String(page.number) });
+      if (labelled) section.append(element("h3", { class: "page-label", text: label }));
+      section.append(...previewBlocks(text, mode));
+      sections.push(section);
+    }
+    preview.dataset.mode = mode;
+    preview.replaceChildren(...sections);
+    return cut;
   }
 
   download(job) {
@@ -374,7 +519,8 @@ class GlyphlineConverter extends HTMLElement {
       await navigator.clipboard.writeText(job.result.text);
       job.view.copyStatus.textContent = t("copied");
     } catch {
-      job.view.preview.select();
+      const selection = document.getSelection();
+      if (selection) selection.selectAllChildren(job.view.preview);
       job.view.copyStatus.textContent = t("copyFailed");
     }
   }

@@ -9,7 +9,8 @@
 const WORKER_URL = new URL("../worker/worker.mjs", import.meta.url);
 const CANCEL_GRACE_MS = 3000; // a worker that cannot pause between pages is restarted after this
 
-export const ERROR_KINDS = ["password", "not-pdf", "damaged", "budget", "bad-options", "failed", "unavailable"];
+// the engine's modes, option defaults and error kinds, written by the site build from glyphline.options
+export { ERROR_KINDS, MODES, DEFAULT_OPTIONS } from "./engine.mjs";
 
 /** A conversion that failed; `kind` is one of ERROR_KINDS. */
 export class GlyphlineError extends Error {
@@ -43,6 +44,7 @@ export const status = new Status();
 
 let worker = null;
 let readyPromise = null;
+let startGate = null; // deferStart(): the worker is not created before this settles
 let workerCanPause = false; // from "ready": the worker sees "cancel" between pages
 let nextId = 1;
 const waiting = []; // jobs not yet sent to the worker
@@ -88,9 +90,25 @@ function failAll(error) {
   for (const job of waiting.splice(0)) { job.cleanup(); job.reject(error); }
 }
 
+/**
+ * Holds the worker's start until `promise` settles (the app page waits for its service worker,
+ * so that the big files are fetched once, through it). Calls made meanwhile wait in the queue.
+ */
+export function deferStart(promise) {
+  const gate = Promise.resolve(promise).catch(() => {}).then(() => {
+    if (startGate === gate) startGate = null;
+  });
+  startGate = gate;
+}
+
 /** Starts the worker now (page load) instead of on the first conversion; resolves when ready. */
 export function preload() {
-  if (!worker) startWorker();
+  if (worker) return readyPromise;
+  if (startGate) {
+    if (status.state === "idle") status.update({ state: "loading", stage: null, done: 0, total: 0, message: null });
+    return startGate.then(() => preload());
+  }
+  startWorker();
   return readyPromise;
 }
 
@@ -167,12 +185,14 @@ function cancel(job) {
 /**
  * Extracts the text of a PDF.
  * @param {File|Blob|ArrayBuffer|Uint8Array} input
- * @param {{mode?: "reflow"|"preserve"|"layout", pages?: string, markers?: boolean, pageBreaks?: boolean,
+ * @param {{mode?: "reflow"|"preserve"|"layout"|"json", pages?: string, markers?: boolean, pageBreaks?: boolean,
  *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean,
  *          onProgress?: (p: {page: number, pages: number}) => void, signal?: AbortSignal}} [options]
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,
  *          charCount: number, wordCount: number, warnings: string[]}>, charCount: number, wordCount: number,
- *          scan: null|{pages: number[]}, warnings: string[], seconds: number}>}
+ *          scan: null|{pages: number[]}, unmapped: null|{pages: number[]}, warnings: string[],
+ *          seconds: number, json?: object}>} With mode "json", `json` is the parsed document
+ *          (pages → blocks → lines → words with boxes; `text` holds the same as a string).
  */
 export function extractText(input, options = {}) {
   const { onProgress, signal, ...engineOptions } = options;

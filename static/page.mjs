@@ -1,7 +1,8 @@
 // The page: registers the service worker (offline after the first visit), starts the worker
-// once the service worker controls the page (so every asset is downloaded exactly once), and
+// once the service worker controls the page (so every asset is downloaded exactly once, through
+// it), asks it to cache the rest (CMaps) when the converter is ready and the page is idle, and
 // exposes window.glyphline for scripting. The UI itself is <glyphline-converter>.
-import { extractText, preload, status, GlyphlineError } from "./glyphline.js";
+import { deferStart, extractText, preload, status, GlyphlineError } from "./glyphline.js";
 import "./converter.js";
 import { chooseLanguage, translator } from "./i18n.js";
 
@@ -28,6 +29,29 @@ async function serviceWorkerControl() {
   });
 }
 
-serviceWorkerControl()
-  .catch((error) => console.warn("Glyphline: offline mode unavailable:", error))
-  .finally(() => preload().catch(() => {}));
+// <html data-offline="complete"> once every file of the site is in the cache (the tests wait
+// for it), "partial" when some could not be fetched (offline, or the server lost one)
+function cacheEverythingWhenIdle() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.addEventListener("message", ({ data }) => {
+    if (data && data.type === "offline") document.documentElement.dataset.offline = data.missing ? "partial" : "complete";
+  });
+  const ask = async () => {
+    const registration = await navigator.serviceWorker.ready;
+    const target = navigator.serviceWorker.controller || registration.active;
+    if (target) target.postMessage({ type: "cache-all" });
+  };
+  const idle = () => (window.requestIdleCallback ? requestIdleCallback(() => ask(), { timeout: 5000 }) : setTimeout(ask, 1000));
+  const onStatus = () => {
+    if (status.state !== "ready") return;
+    status.removeEventListener("change", onStatus);
+    idle();
+  };
+  status.addEventListener("change", onStatus);
+  onStatus();
+}
+
+const controlled = serviceWorkerControl().catch((error) => console.warn("Glyphline: offline mode unavailable:", error));
+deferStart(controlled); // a file dropped before then waits ("Starting…") instead of starting a second download
+cacheEverythingWhenIdle();
+controlled.finally(() => preload().catch(() => {}));

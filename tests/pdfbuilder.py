@@ -378,11 +378,15 @@ class PdfBuilder:
                     self.objects[kid.num]["Parent"] = Ref(num)
 
     # -- output
-    def build(self, *, info: dict | None = None, object_streams: bool = False, catalog: dict | None = None) -> bytes:
+    def build(self, *, info: dict | None = None, object_streams: bool = False, packing=None,
+              catalog: dict | None = None) -> bytes:
         """The file. `info` fills the /Info dictionary (str values become text strings);
-        object_streams packs non-stream objects into one /ObjStm with an xref stream;
+        object_streams packs non-stream objects into one /ObjStm with an xref stream.
+        `packing` = (filter name, encode function) compresses the /ObjStm and the xref stream
+        with another filter (default: the /ObjStm with /FlateDecode, the xref stream plain).
         `catalog` adds entries to the document catalog (e.g. {"AcroForm": {...}})."""
         saved = dict(self.objects)      # build() can be called again (e.g. with object streams)
+        self._packing = packing
         try:
             return self._build(info, object_streams, catalog or {})
         finally:
@@ -427,8 +431,9 @@ class PdfBuilder:
         objstm_num = len(self.objects) + 1
         xref_num = objstm_num + 1
         entries = {n: (2, objstm_num, i) for i, n in enumerate(packed)}
-        objstm = Stream(flate(head + body.getvalue()),
-                        {"Type": "/ObjStm", "N": len(packed), "First": len(head), "Filter": "/FlateDecode"})
+        name, encode = self._packing or ("/FlateDecode", flate)
+        objstm = Stream(encode(head + body.getvalue()),
+                        {"Type": "/ObjStm", "N": len(packed), "First": len(head), "Filter": name})
         for num, value in list(self.objects.items()) + [(objstm_num, objstm)]:
             if num in entries:
                 continue
@@ -441,7 +446,10 @@ class PdfBuilder:
             kind, a, b = entries[num]
             rows.append(bytes([kind]) + a.to_bytes(4, "big") + b.to_bytes(2, "big"))
         attrs = {**trailer, "Type": "/XRef", "Size": xref_num + 1, "W": [1, 4, 2]}
-        out.write(b"%d 0 obj\n" % xref_num + self._body(Stream(b"".join(rows), attrs)) + b"\nendobj\n")
+        xref_data = b"".join(rows)
+        if self._packing:
+            attrs["Filter"], xref_data = name, encode(xref_data)
+        out.write(b"%d 0 obj\n" % xref_num + self._body(Stream(xref_data, attrs)) + b"\nendobj\n")
         out.write(b"startxref\n%d\n%%%%EOF\n" % xref_offset)
         return out.getvalue()
 
@@ -467,6 +475,19 @@ def simple_page_pdf(text: bytes = b"Hello", *, size: float = 12, at=(72, 700), *
     b = PdfBuilder()
     font = b.font_type1("Helvetica")
     b.page(b"BT /F1 %g Tf %g %g Td (%s) Tj ET" % (size, at[0], at[1], text), fonts={"F1": font}, **page_args)
+    return b.build()
+
+
+def gbk_cmap_pdf(text: str) -> bytes:
+    """Chinese text in a Type0 font naming the predefined CMap GBK-EUC-H, without ToUnicode: its
+    text needs two CMap files (GBK-EUC-H and Adobe-GB1-UCS2). A Uni… CMap would not do: the
+    engine reads UCS-2 codes even without its file."""
+    b = PdfBuilder()
+    cid_font = b.add({"Type": "/Font", "Subtype": "/CIDFontType0", "BaseFont": "/STSong-Light",
+                      "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"GB1", "Supplement": 2}, "DW": 1000})
+    font = b.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/STSong-Light",
+                  "Encoding": "/GBK-EUC-H", "DescendantFonts": [cid_font]})
+    b.page(content=b"BT /F1 12 Tf 72 700 Td <" + text.encode("gbk").hex().encode() + b"> Tj ET", fonts={"F1": font})
     return b.build()
 
 

@@ -326,3 +326,18 @@ def test_a_problem_repeated_by_many_appearances_is_one_warning():
         return make
     warnings = extract_text(_document(*[field(i) for i in range(5)])).warnings
     assert sum("/Missing" in w for w in warnings) == 1
+
+
+def test_an_appearance_may_use_a_font_of_the_forms_default_resources():
+    def relying(b, font):
+        return b.annotation("/Widget", (150, 690, 350, 710), FT="/Tx", fonts={"Other": font},
+                            appearance=b"/Tx BMC BT /Helv 12 Tf 2 5 Td (Frank) Tj ET EMC")
+
+    def catalog(refs):
+        helv = {"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/Helvetica"}
+        return {"AcroForm": {"Fields": refs, "DR": {"Font": {"Helv": helv}}}}
+
+    assert any("/Helv" in w for w in _warnings(_document(relying)))            # /Helv is nowhere: a stand-in
+    with_form = _document(relying, catalog=catalog)
+    assert _text(_glyphs(with_form), ANNOTATION) == "Frank"
+    assert not any("/Helv" in w for w in _warnings(with_form))                # the form's own Helvetica

@@ -89,3 +89,52 @@ def test_scan_is_reported():
     _, final = run(buffer.getvalue())
     assert final["type"] == "result"
     assert final["scan"]["wholeDocument"] is True and final["scan"]["pages"] == [1]
+
+
+def test_fonts_without_character_mapping_are_reported_apart_from_scans():
+    from test_extract import unmapped_font_pdf
+
+    _, final = run(unmapped_font_pdf(20))
+    assert final["type"] == "result" and final["scan"] is None
+    assert final["unmapped"]["wholeDocument"] is True and final["unmapped"]["pages"] == [1]
+    assert "no character mapping" in final["unmapped"]["message"]
+
+
+def _cjk_pdf() -> bytes:
+    sys.path.insert(0, str(REPO / "tests"))
+    from pdfbuilder import gbk_cmap_pdf
+
+    return gbk_cmap_pdf("中文文本")
+
+
+@pytest.fixture()
+def site_cmaps_unreachable():
+    """The browser's CMap loader, outside a browser: every fetch fails, as offline before caching."""
+    from glyphline.fonts import cmaps
+
+    yield
+    cmaps.set_cmap_loader(cmaps.file_loader)
+    app._site_cmaps = None
+    app._missing_cmaps.clear()
+
+
+def test_a_shipped_cmap_that_cannot_be_fetched_is_reported_not_just_a_scan(site_cmaps_unreachable, sample_pdf):
+    app.use_site_cmaps("https://example.invalid/cmaps/", ["GBK-EUC-H", "Adobe-GB1-UCS2"])
+    _, final = run(_cjk_pdf())
+    assert final["type"] == "result"
+    assert "GBK-EUC-H" in final["missingFontData"]
+    assert final["unmapped"]["wholeDocument"]  # what the engine alone says: glyphs without Unicode
+    _, latin = run(sample_pdf)  # the next file starts afresh
+    assert latin["missingFontData"] == []
+
+
+def test_a_cmap_the_site_does_not_ship_is_not_reported(site_cmaps_unreachable):
+    app.use_site_cmaps("https://example.invalid/cmaps/", ["Adobe-GB1-UCS2"])
+    _, final = run(_cjk_pdf())
+    assert final["missingFontData"] == []
+
+
+def test_cmaps_available_give_the_text_and_nothing_missing():
+    _, final = run(_cjk_pdf())
+    assert final["missingFontData"] == []
+    assert final["text"].startswith("中文文本")

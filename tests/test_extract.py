@@ -126,7 +126,15 @@ def _pages(*texts: str) -> list[PageResult]:
 
 
 def test_pages_are_separated_by_form_feeds_by_default():
-    assert join_pages(_pages("one", "", "three")) == "one\f\fthree\n"
+    assert join_pages(_pages("one", "", "three")) == "one\n\f\fthree\n"
+
+
+def test_every_page_with_text_ends_in_a_line_break_before_its_form_feed():
+    # as pdftotext writes it: the last line of a page never runs into the next page in an editor
+    text = join_pages(_pages("first page\nlast line", "second page"))
+    assert text == "first page\nlast line\n\fsecond page\n"
+    assert [page.splitlines()[-1] for page in text.split("\f")] == ["last line", "second page"]
+    assert join_pages(_pages("ends in a newline\n", "x")) == "ends in a newline\n\fx\n"   # never doubled
 
 
 def test_markers_name_every_page_including_empty_ones():
@@ -234,7 +242,7 @@ def test_json_page_object_has_the_documented_shape():
 @needs_pipeline
 def test_extract_text_reads_each_page_and_separates_them():
     result = extract_text(text_pdf([["Hello world, page one"], ["Second page here"]]))
-    assert result.text == "Hello world, page one\fSecond page here\n"
+    assert result.text == "Hello world, page one\n\fSecond page here\n"
     assert [p.number for p in result.pages] == [1, 2]
     assert result.page_count == 2 and result.scan is None
 

@@ -459,6 +459,10 @@ def test_type3_drawn_in_big_units_gets_its_em_from_its_advances():
     assert big.em_scale == pytest.approx(2 * 34)
     usual = _type3([65, "/A"])
     assert usual.em_scale == 1.0
+    # Skia's Type3 CJK fonts: full-width glyphs are exactly one em (1000 units at 0.0010000001)
+    full_width = load(simple("/Type3", FontMatrix=[0.0010000001, 0, 0, -0.0010000001, 0, 0], FirstChar=0,
+                             Widths=[1000] * 40, Encoding={"/Differences": [0, "/g0"]}))
+    assert full_width.em_scale == 1.0
 
 
 # ---------------------------------------------------------------- embedded font programs

@@ -59,6 +59,7 @@ def _general_segments(glyphs: list[Glyph]) -> list[lines.Segment]:
 
 
 def _general_words(glyphs, starts, ends) -> list[words.Word]:
+    glyphs, starts, ends = words.without_covered_spaces(glyphs, starts, ends)
     breaks = words.word_breaks(glyphs, starts, ends)
     out = [words._word(group) for group in words.split_at_breaks(glyphs, breaks)]
     words._soft_hyphens(out)
@@ -106,3 +107,16 @@ def test_upright_columns_are_carried_by_many_random_lines():
 def test_a_rotated_glyph_takes_the_general_path():
     g = Glyph("a", 0.0, 0.0, 0.0, -5.0, 5.0, 0.0, -1.0, 10.0, 2.0, 10.0, "F")
     assert lines._upright_segments([g]) is None
+
+
+def test_a_space_drawn_across_two_letters_is_found_on_the_upright_path():
+    # "an nuities": the space glyph overlaps both n's and every start and end still ascends,
+    # so the segment carries its columns; the column path must drop the space as build_words does
+    def g(text, x, advance=5.0):
+        return Glyph(text, x, 50.0, x + advance, 50.0, advance, 1.0, 0.0, 12.0, 2.5, 10.0, "F")
+    glyphs = [g("a", 0.0), g("n", 5.0), g(" ", 8.8, 2.5), g("n", 10.0), g("u", 15.0)]
+    (segment,) = lines._upright_segments(glyphs)
+    assert segment.upright is not None
+    fast = words.upright_words(segment.glyphs, segment.starts, segment.ends, segment.upright)
+    assert [w.text for w in fast] == ["annu"]
+    assert fast == _general_words(segment.glyphs, segment.starts, segment.ends)

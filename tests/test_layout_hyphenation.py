@@ -117,8 +117,8 @@ def test_extract_text_joins_across_the_page_break_and_keeps_the_form_feed():
     b.page(b"BT /F1 12 Tf 72 700 Td (The first page ends with en-) Tj ET", fonts={"F1": font})
     b.page(b"BT /F1 12 Tf 72 700 Td (code on the second page.) Tj ET", fonts={"F1": font})
     text = extract_text(b.build()).text
-    assert text == "The first page ends with encode\fon the second page.\n"
-    assert extract_text(b.build(), dehyphenate=False).text.startswith("The first page ends with en-\f")
+    assert text == "The first page ends with encode\n\fon the second page.\n"
+    assert extract_text(b.build(), dehyphenate=False).text.startswith("The first page ends with en-\n\f")
 
 
 def test_break_after_a_whole_part_of_a_compound_keeps_the_hyphen():

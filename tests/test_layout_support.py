@@ -81,6 +81,33 @@ def test_drop_duplicates_keeps_a_repeated_letter_one_advance_away():
     assert [x.x for x in drop_duplicates(g)] == [10, 15]
 
 
+def test_tightly_kerned_double_letters_that_overlap_stay():
+    # Verdana "follows" with tight kerning: "l" is 0.224 em wide and the second "l" starts
+    # 0.1875 em after the first (they overlap), inside 0.2 em of a font size
+    out, x = [], 50.0
+    for ch, adv_em in zip("follows", (0.29, 0.5, 0.224, 0.224, 0.5, 0.67, 0.43)):
+        out.append(glyph(ch, x, 50, advance=adv_em * SIZE))
+        x += (adv_em - (0.0365 if ch == "l" else 0.0)) * SIZE
+    assert reflow(out) == "follows"
+
+
+def test_double_letters_stay_when_the_size_overstates_the_advance():
+    # a Type3 font (PDFlib) whose size is 58 while its glyphs advance 6.3 pt: 0.2 em is 11.6 pt,
+    # more than a letter, but the second "c" sits a whole advance after the first
+    out, x = [], 70.0
+    for ch, adv in zip("Account", (7.55, 6.33, 6.33, 6.82, 6.82, 6.82, 3.65)):
+        out.append(glyph(ch, x, 119, size=58.0, advance=adv))
+        x += adv
+    assert [g.x for g in drop_duplicates(out)] == [g.x for g in out]
+
+
+def test_fake_bold_drawn_four_times_comes_out_once():
+    # the same glyph redrawn 0.25 pt further each time, even the narrow ones
+    glyphs = run("Illicit fill", 10, 50)
+    painted = [glyph(g.text, g.x + k * 0.25, g.y, advance=0.25 * SIZE) for g in glyphs for k in range(4)]
+    assert reflow(painted) == "Illicit fill"
+
+
 def test_whole_text_painted_twice_as_a_shadow_comes_out_once():
     text = paragraph(["The shadow copy is drawn", "after the text itself."], 72, 100)
     shadow = [glyph(g.text, g.x + 0.5, g.y + 0.5) for g in text]

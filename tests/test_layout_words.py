@@ -141,3 +141,88 @@ def test_tightened_line_measures_word_gaps_from_its_own_letter_gap():
                  tracking_em=-0.017, space_em=0.175)
     assert 0.175 * 10 - 0.17 < WORD_GAP_RATIO * 12.0 < 0.175 * 10   # below the plain threshold
     assert reflow(glyphs) == "medical history of diabetes and more"
+
+
+# --- spacing in forms, grids and tables ------------------------------------------------------
+
+def test_space_glyph_painted_over_a_letter_does_not_split_the_word():
+    # a tax form pads its labels with spaces drawn on top of the text, a little lower:
+    # "F orm" and "1 8" when the space glyph is taken as a word space
+    label = run("Form", 72, 100) + [glyph(" ", 72, 100.7, advance=2.8)]
+    number = run("18", 140, 100) + [glyph(" ", 140, 100.9, advance=2.8)]
+    assert reflow(label + number) == "Form 18"
+
+
+def test_space_glyph_drawn_across_two_letters_does_not_split_the_word():
+    glyphs = run("annuities", 72, 100)
+    glyphs.insert(2, glyph(" ", 72 + 2 * 5.0 - 1.2, 99.0, advance=2.5))   # over the "n|n" join
+    assert reflow(glyphs) == "annuities"
+
+
+def test_padding_space_over_the_first_digit_keeps_a_right_aligned_number_whole():
+    # "   851.5": three padding spaces before the number, the fourth drawn over its "8"
+    pad = [glyph(" ", 100 + 2.1 * k, 100, advance=2.1) for k in range(3)]
+    number = run("851.5", 106.3, 100)
+    glyphs = run("Total", 72, 100) + pad + number[:1] + [glyph(" ", 106.31, 100, advance=2.1)] + number[1:]
+    assert reflow(glyphs) == "Total 851.5"
+
+
+def test_zero_advance_space_does_not_split_a_number():
+    number = run("851.5", 106, 100)
+    glyphs = number[:1] + [glyph(" ", 111, 100, advance=0.0)] + number[1:]
+    assert reflow(glyphs) == "851.5"
+
+
+def test_space_glyph_in_a_gap_still_separates_even_with_tight_tracking():
+    # tracking of -0.05 em pulls the space over the end of "two" and the next word over the end
+    # of the space: 40 % of the space is covered, and it is still a space
+    glyphs = run("two", 72, 100, tracking_em=-0.05)
+    glyphs += [glyph(" ", 85.5, 100, advance=2.5)] + run("words", 87.5, 100, tracking_em=-0.05)
+    assert reflow(glyphs) == "two words"
+
+
+def test_grid_of_single_characters_is_one_word_per_cell():
+    # a character table: every cell 1.4 em from the next, wider than any letter spacing
+    glyphs = [glyph(ch, 54 + 31.9 * k, 100, size=16) for k, ch in enumerate("àáâãäåæçèéêë")]
+    assert reflow(glyphs) == "à á â ã ä å æ ç è é ê ë"
+
+
+def test_digits_far_apart_along_a_border_stay_apart():
+    glyphs = [glyph(d, 40 + 120 * k, 100) for k, d in enumerate("12345")]
+    assert reflow(glyphs) == "1 2 3 4 5"
+
+
+def test_grid_of_hangul_syllables_keeps_its_cells_apart_but_words_whole():
+    cells = [glyph(ch, 72 + 24 * k, 100) for k, ch in enumerate("가나다라마")]
+    word = run("한국어", 72, 130, tracking_em=0.02)
+    # (cells 1.9 em apart; the word's syllables 0.02 em apart, no space between CJK)
+    assert reflow(cells + word) == "가 나 다 라 마\n\n한국어"
+
+
+def test_dot_leader_does_not_make_a_toc_entry_letter_spaced():
+    # LaTeX leaders: dots 0.44 em apart, wider than a word space; the entry's own words keep
+    # their spaces and the dots do not glue them ("Researchquestion......12")
+    title = run("1.1 Research question", 72, 100)
+    dots = [glyph(".", 190 + 5.26 * k, 100, advance=3.0) for k in range(40)]
+    page = run("12", 410, 100)
+    assert reflow(title + dots + page) == "1.1 Research question " + " ".join("." * 40) + " 12"
+
+
+def test_chart_of_jamo_evenly_spaced_is_not_a_letter_spaced_word():
+    # a hangul jamo chart: square glyphs 0.44 em apart on a grid, every gap alike
+    glyphs = [glyph(ch, 10 + 23.04 * k, 45, size=16, advance=16) for k, ch in enumerate("ㄱㅁㅑㅡㅱㆁ")]
+    assert reflow(glyphs) == "ㄱ ㅁ ㅑ ㅡ ㅱ ㆁ"
+
+
+def test_space_after_a_word_stays_when_the_next_word_is_drawn_over_it():
+    # overlapping form fields: "necessary " ends with its own space, and the next field's
+    # "to" starts 0.65 pt after the "y", over that space: still two words
+    glyphs = run("necessary", 70.28, 100) + [glyph(" ", 115.28, 100, advance=6.0)] + run("to", 115.93, 100, size=9)
+    assert reflow(glyphs) == "necessary to"
+
+
+def test_larger_space_from_the_line_above_over_a_letter_join_does_not_split_the_word():
+    # a form's 14 pt space, 6 pt higher, starts 16 % inside "q" and ends inside "u": "q ue"
+    glyphs = run("Je demande", 50, 100, size=12)
+    glyphs += run("que", 111.0, 100, size=12) + [glyph(" ", 116.43, 93.65, size=14, advance=3.51)]
+    assert reflow(glyphs) == "Je demande que"

@@ -69,3 +69,13 @@ def test_an_options_record_and_keywords_give_the_same_text(sample_pdf):
     assert by_record.text == by_keywords.text == mixed.text
     with pytest.raises(TypeError):
         extract_text(sample_pdf, colour="blue")
+
+
+def test_import_glyphline_loads_neither_pypdf_nor_the_layout():
+    import subprocess
+    import sys
+
+    code = ("import sys, glyphline; heavy = [m for m in ('pypdf', 'glyphline.document', 'glyphline.layout') "
+            "if m in sys.modules]; print(heavy); assert glyphline.open and glyphline.extract_text")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -2,7 +2,7 @@
 
 Everything in dist/ is addressed by relative URLs, so the folder can be copied to any static
 host or subpath. Inputs: the page sources (index.html, static/, worker/, app.py, sw.js), the
-glyphline wheel built from this repo, pypdf's wheel from PyPI, the five Pyodide runtime files
+glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files
 and aes-js from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
 the wheels into .pyc wheels, and a Pyodide memory snapshot is taken with the engine imported
 (tools/browser_snapshot.py in headless Chromium when available, else in Node). The service worker gets the list
@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,13 +29,20 @@ PYPDF_REQUIREMENT = "pypdf==7.1.1"
 PAGE_FILES = ("index.html", "app.py")
 PAGE_DIRS = ("static", "worker")
 OPTIONAL_DIRS = ("cmaps",)  # CMap data, when the engine ships it as separate files
-ON_DEMAND_PREFIXES = ("cmaps/",)  # a Latin-only PDF must not download CJK CMaps: not precached
+ON_DEMAND_PREFIXES = ("cmaps/",)  # not at install: on demand, then all in the background once ready
+# the word lists (glyphline/data/wordlists/) leave the browser's wheel and become files of the
+# site, which the worker fetches when a hyphen needs one (glyphline.layout.wordlists.browser_loader).
+# They are precached, not on demand: 0.36 MB against the 25 MB first visit, and a request in the
+# middle of a conversion would tell the server the document's language and break offline use of
+# a list that the first visit's files did not need.
+WORDLIST_PACKAGE_DIR = "glyphline/data/wordlists/"
+WORDLIST_SITE_DIR = "wordlists"
 SAMPLE_PDF = ROOT / "tests" / "data" / "sample.pdf"
 # Pyodide's fallback package CDN (used by Node when a package is missing locally): dist/ names
 # no other origin, and the worker passes packageBaseUrl, so the literal is replaced by "./"
 PYODIDE_CDN_LITERAL = re.compile(r"https://cdn\.jsdelivr\.net/pyodide/v\$\{\w+\}/full/")
 COMMENT_WITH_URL = re.compile(r"^[ \t]*//.*https?://.*\n", re.MULTILINE)
-SW_ASSETS_PLACEHOLDER = "/*@ASSETS@*/[]"
+SW_LIST_PLACEHOLDERS = ("SHELL", "LATER", "CMAPS")  # sw.js: /*@NAME@*/[] becomes the list
 SW_VERSION_PLACEHOLDER = "@VERSION@"
 BUILD_MODULE = "worker/build.mjs"  # generated: what the worker loads (wheels, sizes, snapshot)
 ENGINE_MODULE = "static/engine.mjs"  # generated: the engine's modes, option defaults and error kinds
@@ -51,9 +59,34 @@ def build_engine_wheel(python: str) -> Path:
     shutil.rmtree(out, ignore_errors=True)
     for stale in (ROOT / "build" / "lib", ROOT / "build" / "bdist.linux-x86_64"):
         shutil.rmtree(stale, ignore_errors=True)
-    run([python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)])
+    # without the predefined CMaps (setup.py): the site serves them from cmaps/, fetched on demand
+    run([python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+        env={**os.environ, "GLYPHLINE_WHEEL_CMAPS": "0"})
     (wheel,) = out.glob("glyphline-*.whl")
+    if any(name.endswith(".bcmap") for name in zipfile.ZipFile(wheel).namelist()):
+        raise SystemExit(f"{wheel.name} carries CMaps: the site's wheel must not")
     return wheel
+
+
+def move_wordlists_out_of_wheel(wheel: Path, site_dir: Path) -> int:
+    """Writes the wheel's word lists to `site_dir` and rewrites the wheel (and its RECORD)
+    without them; returns how many files moved."""
+    moved = 0
+    rewritten = wheel.with_suffix(".tmp")
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(rewritten, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.startswith(WORDLIST_PACKAGE_DIR):
+                site_dir.mkdir(parents=True, exist_ok=True)
+                (site_dir / info.filename[len(WORDLIST_PACKAGE_DIR):]).write_bytes(data)
+                moved += 1
+                continue
+            if info.filename.endswith(".dist-info/RECORD"):
+                data = b"".join(line for line in data.splitlines(keepends=True)
+                                if not line.startswith(WORDLIST_PACKAGE_DIR.encode()))
+            target.writestr(info, data)
+    rewritten.replace(wheel)
+    return moved
 
 
 def download_pypdf_wheel(python: str) -> Path:
@@ -104,15 +137,24 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def boot_files(dist: Path, wheels: list[Path], snapshot: str | None) -> dict[str, int]:
+    """The files the worker may fetch while starting, with their sizes in bytes: the progress
+    bar's manifest (the worker counts their bytes as they stream in), and the service worker's
+    LATER list (cached when first fetched, not at install)."""
+    paths = [f"pyodide/{name}" for name in PYODIDE_RUNTIME if name != "pyodide.mjs"]  # pyodide.mjs: a static import
+    paths += [f"wheels/{w.name}" for w in wheels] + ["app.py"]
+    if snapshot:
+        paths.append(f"snapshot/{snapshot}")
+    return {path: (dist / path).stat().st_size for path in paths}
+
+
 def write_build_module(dist: Path, wheels: list[Path], snapshot: str | None) -> None:
-    runtime_bytes = sum((dist / "pyodide" / name).stat().st_size for name in PYODIDE_RUNTIME)
-    wheel_bytes = sum(w.stat().st_size for w in wheels)
     info = {
         "wheels": [w.name for w in wheels],
-        "runtimeBytes": runtime_bytes,
-        "wheelBytes": wheel_bytes,
         "snapshot": snapshot,
-        "snapshotBytes": (dist / "snapshot" / snapshot).stat().st_size if snapshot else 0,
+        "files": boot_files(dist, wheels, snapshot),
+        # the CMaps the site ships: one that cannot be fetched is "font data missing", not "a scan"
+        "cmaps": sorted(p.stem for p in (dist / "cmaps").glob("*.bcmap")),
     }
     (dist / BUILD_MODULE).write_text(
         "// generated by tools/build_site.py: what the worker loads\n"
@@ -135,9 +177,11 @@ def write_engine_module(dist: Path, python: str) -> None:
     )
 
 
-def write_service_worker(dist: Path) -> str:
-    """sw.js with the list of every file in dist/ and a version hashed from all their contents."""
-    assets: list[str] = ["./"]
+def write_service_worker(dist: Path, later: set[str]) -> str:
+    """sw.js with every file of dist/ in one of its three lists (SHELL cached at install, LATER
+    when the worker first fetches it, CMAPS on demand and in the background) and a version
+    hashed from all their contents."""
+    lists: dict[str, list[str]] = {"SHELL": ["./"], "LATER": [], "CMAPS": []}
     digest = hashlib.sha256()
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         relative = path.relative_to(dist).as_posix()
@@ -145,13 +189,20 @@ def write_service_worker(dist: Path) -> str:
             continue
         digest.update(f"{relative}\0{sha256(path)}\n".encode())
         if relative.startswith(ON_DEMAND_PREFIXES):
-            continue  # fetched only when a font needs it, then cached by the service worker
-        assets.append(f"./{relative}")
+            lists["CMAPS"].append(f"./{relative}")
+        elif relative in later:
+            lists["LATER"].append(f"./{relative}")
+        else:
+            lists["SHELL"].append(f"./{relative}")
     version = f"glyphline-{digest.hexdigest()[:16]}"
     source = (ROOT / "sw.js").read_text(encoding="utf-8")
-    if SW_ASSETS_PLACEHOLDER not in source or SW_VERSION_PLACEHOLDER not in source:
+    for name in SW_LIST_PLACEHOLDERS:
+        placeholder = f"/*@{name}@*/[]"
+        if placeholder not in source:
+            raise SystemExit(f"sw.js lost its build placeholder {placeholder}")
+        source = source.replace(placeholder, json.dumps(lists[name], indent=2))
+    if SW_VERSION_PLACEHOLDER not in source:
         raise SystemExit("sw.js lost its build placeholders")
-    source = source.replace(SW_ASSETS_PLACEHOLDER, json.dumps(assets, indent=2))
     source = source.replace(SW_VERSION_PLACEHOLDER, version)
     (dist / "sw.js").write_text(source, encoding="utf-8")
     return version
@@ -204,12 +255,14 @@ def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
     for wheel in (pypdf, engine):  # load order: pypdf first, the engine imports it
         shutil.copyfile(wheel, dist / "wheels" / wheel.name)
         wheels.append(dist / "wheels" / wheel.name)
+    if not move_wordlists_out_of_wheel(wheels[-1], dist / WORDLIST_SITE_DIR):
+        raise SystemExit(f"the engine wheel has no {WORDLIST_PACKAGE_DIR}: run `make wordlists`")
     (dist / "samples").mkdir()
     shutil.copyfile(SAMPLE_PDF, dist / "samples" / "sample.pdf")
     snapshot = None if not with_snapshot else compile_and_snapshot(dist, wheels)
     write_build_module(dist, wheels, snapshot=snapshot)
     write_engine_module(dist, python)
-    version = write_service_worker(dist)
+    version = write_service_worker(dist, later=set(boot_files(dist, wheels, snapshot)))
     total = sum(p.stat().st_size for p in dist.rglob("*") if p.is_file())
     print(f"dist/ ready: {version}, {total:,} bytes", flush=True)
 

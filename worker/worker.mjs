@@ -3,7 +3,7 @@
 //
 //   page → worker  {type: "convert", id, bytes (ArrayBuffer, transferred), options}
 //   page → worker  {type: "cancel", id}     seen between pages when canPause, else the page restarts the worker
-//   worker → page  {type: "loading", stage, done, total}        start-up, stage by stage
+//   worker → page  {type: "loading", stage, done, total}        start-up: bytes of the boot files so far
 //   worker → page  {type: "ready", timings, canPause} | {type: "fatal", message}
 //   worker → page  {type: "progress", id, page, pages}          after every page
 //   worker → page  {type: "result", id, text, pages, pageCount, ...} | {type: "error", id, kind, message}
@@ -24,6 +24,7 @@ self.glyphlineYield = () => new Promise((resolve) => {
 
 const SITE = new URL("../", import.meta.url);
 const APP_MODULE = "glyphline_app";
+const PROGRESS_INTERVAL_MS = 100; // "loading" messages while bytes stream in, at most this often
 const timings = {};
 const cancelled = new Set();
 const queue = [];
@@ -31,6 +32,75 @@ let busy = false;
 
 function post(message, transfer) {
   self.postMessage(message, transfer || []);
+}
+
+// ---------------------------------------------------------------- start-up progress
+// The bar shows the real bytes of the real files: the build writes every boot file's size
+// (BUILD.files), the total is the sum over the files this start-up will fetch, and `done`
+// counts the bytes of each response body as it streams in (fetch is wrapped below, so the
+// fetches Pyodide makes itself are counted too). A file fetched outside the plan (the normal
+// boot after a failed snapshot) adds its size to the total when its fetch starts.
+const loading = { stage: "runtime", done: 0, total: 0, planned: new Set(), lastPost: 0, active: true, fetched: [] };
+
+function sitePath(input) {
+  const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+  return url.href.startsWith(SITE.href) ? url.href.slice(SITE.href.length).split(/[?#]/)[0] : null;
+}
+
+function plan(paths) {
+  for (const path of paths) {
+    if (!loading.planned.has(path)) { loading.planned.add(path); loading.total += BUILD.files[path] || 0; }
+  }
+}
+
+function unplan(path) {
+  if (loading.planned.delete(path)) loading.total -= BUILD.files[path] || 0;
+}
+
+function reportLoading(force) {
+  const now = performance.now();
+  if (!loading.active || (!force && now - loading.lastPost < PROGRESS_INTERVAL_MS)) return;
+  loading.lastPost = now;
+  post({ type: "loading", stage: loading.stage, done: loading.done, total: loading.total });
+}
+
+function setStage(stage) {
+  loading.stage = stage;
+  reportLoading(true);
+}
+
+function arrived(path) {
+  if (loading.planned.has(path)) loading.planned.delete(path);
+  else loading.total += BUILD.files[path] || 0; // not in the plan: it still counts, at its real size
+  loading.fetched.push(path);
+}
+
+function addBytes(count) {
+  loading.done += count;
+  reportLoading(loading.done >= loading.total);
+}
+
+const nativeFetch = self.fetch.bind(self);
+self.fetch = async (input, init) => {
+  const response = await nativeFetch(input, init);
+  const path = sitePath(input);
+  if (!loading.active || path === null || !(path in BUILD.files) || !response.ok || !response.body) return response;
+  arrived(path);
+  // a copy is read just to count its chunks as they arrive; the caller keeps the original
+  // response (its URL lets the browser reuse the compiled wasm from its code cache)
+  const reader = response.clone().body.getReader();
+  (async () => {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) addBytes(chunk.value.byteLength);
+  })().catch(() => {});
+  return response;
+};
+
+// a module import is not a fetch: its bytes count when it has arrived
+async function importCounted(path) {
+  const module = await import(new URL(path, SITE).href);
+  arrived(path);
+  addBytes(BUILD.files[path] || 0);
+  return module;
 }
 
 function toPlain(proxy) {
@@ -47,7 +117,7 @@ async function timed(name, work) {
 }
 
 async function fetchSnapshot() {
-  const response = await fetch(new URL(`snapshot/${BUILD.snapshot}`, SITE));
+  const response = await self.fetch(new URL(`snapshot/${BUILD.snapshot}`, SITE));
   if (!response.ok) throw new Error(`snapshot: HTTP ${response.status}`);
   const raw = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
   return new Uint8Array(raw);
@@ -66,39 +136,52 @@ function growingModuleFactory(createModule, heapBytes) {
   };
 }
 
+// the files every start fetches (Pyodide's module, wasm, stdlib and lock file); a snapshot
+// start adds the snapshot, a normal boot the wheels and app.py
+const RUNTIME_FILES = ["pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"];
+const BOOT_FILES = [...BUILD.wheels.map((name) => `wheels/${name}`), "app.py"];
+
 // Restores the memory snapshot made at build time (engine already imported); any failure
 // (another Pyodide build, an old browser, a missing file) falls back to a normal boot.
 async function startRuntime(indexURL) {
+  // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it again
+  const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
   if (BUILD.snapshot) {
     try {
-      const [snapshot, { default: createModule }] = await Promise.all([
-        fetchSnapshot(), import("../pyodide/pyodide.asm.mjs"),
-      ]);
+      const [snapshot, plainModule] = await Promise.all([fetchSnapshot(), createModule]);
       const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4); // [magic, header bytes, ...]
-      const createPyodideModule = growingModuleFactory(createModule, snapshot.byteLength - header[1]);
+      const createPyodideModule = growingModuleFactory(plainModule, snapshot.byteLength - header[1]);
       const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, _loadSnapshot: snapshot, createPyodideModule });
       return { pyodide, restored: true };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
+      unplan(`snapshot/${BUILD.snapshot}`); // never arrived (or not all of it): the normal boot replaces it
+      plan(BOOT_FILES);
+      reportLoading(true);
     }
   }
-  return { pyodide: await loadPyodide({ indexURL, packageBaseUrl: indexURL }), restored: false };
+  const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, createPyodideModule: await createModule });
+  return { pyodide, restored: false };
 }
 
 async function fetchWheel(name) {
-  const response = await fetch(new URL(`wheels/${name}`, SITE));
+  const response = await self.fetch(new URL(`wheels/${name}`, SITE));
   if (!response.ok) throw new Error(`wheels/${name}: HTTP ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
 async function boot() {
-  const total = BUILD.runtimeBytes + BUILD.wheelBytes + (BUILD.snapshotBytes || 0);
-  post({ type: "loading", stage: "runtime", done: 0, total });
+  plan(RUNTIME_FILES);
+  plan(BUILD.snapshot ? [`snapshot/${BUILD.snapshot}`] : BOOT_FILES);
+  setStage("runtime");
   const indexURL = new URL("pyodide/", SITE).href;
   const { pyodide, restored } = await timed("runtime", () => startRuntime(indexURL));
   timings.restored = restored;
-  post({ type: "loading", stage: "packages", done: total - BUILD.wheelBytes, total });
   if (restored) {
+    // the start-up's bytes are all in: the background wheels below are not part of the bar
+    timings.bootFiles = loading.fetched.slice();
+    timings.bootBytes = loading.done;
+    loading.active = false;
     // the heap came back with every engine module imported (the build imports them all), the
     // file system did not: the wheels' files are put back in the background, for anything that
     // still reads them, without holding up "ready" or the first file
@@ -108,6 +191,7 @@ async function boot() {
       timings.packages = Math.round(performance.now() - start);
     }).catch((error) => { timings.packagesError = String(error); });
   } else {
+    setStage("packages");
     const failures = [];
     await timed("packages", () => pyodide.loadPackage(
       BUILD.wheels.map((name) => new URL(`wheels/${name}`, SITE).href),
@@ -115,13 +199,20 @@ async function boot() {
     ));
     // loadPackage resolves even when a fetch failed; it only reports through errorCallback
     if (failures.length) throw new Error(failures.join("; "));
-    post({ type: "loading", stage: "engine", done: total, total });
-    const appSource = await (await fetch(new URL("app.py", SITE))).text();
+    setStage("engine");
+    const appSource = await (await self.fetch(new URL("app.py", SITE))).text();
     const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
     pyodide.FS.writeFile(`${sitePackages}/${APP_MODULE}.py`, appSource);
   }
+  if (loading.active) {
+    timings.bootFiles = loading.fetched.slice();
+    timings.bootBytes = loading.done;
+    loading.active = false;
+  }
+  timings.bootTotal = loading.total;
   const app = await timed("import", () => pyodide.pyimport(APP_MODULE));
-  app.use_site_cmaps(new URL("cmaps/", SITE).href);
+  app.use_site_cmaps(new URL("cmaps/", SITE).href, BUILD.cmaps || []);
+  app.use_site_wordlists(new URL("wordlists/", SITE).href);
   timings.canPause = await canPause(pyodide);
   app.set_pause_supported(timings.canPause);
   return { pyodide, app };

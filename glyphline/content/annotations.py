@@ -113,6 +113,8 @@ class _FormDefaults:
             acroform = {}
         resources = _resolve(acroform.get("/DR"))
         self.resources = resources if hasattr(resources, "get") else None
+        fonts = _resolve(self.resources.get("/Font")) if self.resources is not None else None
+        self.fonts = fonts if hasattr(fonts, "items") and fonts else None
         self.appearance = acroform.get("/DA")
         self.quadding = acroform.get("/Q")
         self.need_appearances = _true(acroform.get("/NeedAppearances"))
@@ -188,12 +190,25 @@ def _run_appearance(stream, rect: tuple, form: _FormDefaults, page_matrix: tuple
     content = env.read_stream(stream)
     if not content:
         return
-    resources = _resolve(stream.get("/Resources"))
-    if not hasattr(resources, "get"):
-        resources = form.resources        # appearances that rely on the form's default resources
+    resources = _with_form_fonts(_resolve(stream.get("/Resources")), form)
     reference = getattr(stream, "indirect_reference", None)
     key = (reference.idnum, reference.generation) if reference is not None else id(stream)
     interpret(content, resources, ctm, env, in_form=True, out=out, flags=ANNOTATION, form_key=key)
+
+
+def _with_form_fonts(resources, form: _FormDefaults):
+    """The appearance's resources, with the form's default fonts (/DR) for the names they lack, as viewers do."""
+    if not hasattr(resources, "get"):
+        return form.resources
+    if form.fonts is None:
+        return resources
+    own = _resolve(resources.get("/Font"))
+    own = own if hasattr(own, "items") else {}
+    if all(name in own for name in form.fonts):
+        return resources
+    merged = dict(resources)
+    merged["/Font"] = {**form.fonts, **own}
+    return merged
 
 
 def _transformed_bounds(box: tuple, m: tuple) -> tuple:

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..sitefetch import site_loader
 from .bcmap import MAX_USECMAP_DEPTH, BcmapError, CMap, parse_bcmap
 
 CMapLoader = Callable[[str], Optional[bytes]]
@@ -47,34 +48,7 @@ def browser_loader(base_url: str) -> CMapLoader:
     Synchronous XMLHttpRequest is allowed in workers and the interpreter is synchronous, so
     the font that needs a CMap waits for it (the service worker caches the file once fetched).
     """
-    base = base_url.rstrip("/")
-
-    def load(name: str) -> bytes | None:
-        try:
-            import js  # Pyodide only
-            from pyodide.ffi import JsException
-        except ImportError:
-            return None
-        try:
-            request = js.XMLHttpRequest.new()
-            request.open("GET", f"{base}/{name}.bcmap", False)
-            try:
-                request.responseType = "arraybuffer"   # allowed for synchronous requests in workers
-                binary = True
-            except JsException:
-                # main thread: raw bytes through text, each char code one byte (x-user-defined)
-                request.overrideMimeType("text/plain; charset=x-user-defined")
-                binary = False
-            request.send(None)
-            if request.status != 200:
-                return None
-            if binary:
-                return js.Uint8Array.new(request.response).to_bytes()
-            return bytes(ord(c) & 0xFF for c in str(request.responseText))
-        except JsException:
-            return None
-
-    return load
+    return site_loader(base_url, ".bcmap")
 
 
 _loader: CMapLoader = file_loader

@@ -7,10 +7,12 @@ Rule NUMERIC_GLYPH_NAMES (the counterpart of poppler's numeric-name pass and pdf
   number being decimal, or hexadecimal when the font's names use the digits a–f;
 - a font whose names are its own codes (`65 /65`, `65 /G065`, `65 /C41`: the number equals the
   code for at least SELF_NAMED_SHARE of them) means those codes as the base encoding reads them;
-  this is what Type3 fonts from MuPDF- and Quartz-era producers and Windows print drivers write;
-- otherwise (`1 /G4B 2 /G61`) the number is the character code of the glyph, read through the
-  base encoding; a TrueType font's or a `g` prefix's numbers are glyph ids (Office subsets:
-  `/g3` is the space glyph), never codes, and are refused here;
+  in the corpus: ReportMill's Type3 fonts (`/65`), Pdftools SDK (`/G065`), CrawfordTech's print
+  driver and pdf.js issue 9655 (`/C41`, hex), a WinAnsi Type1 font named `/c065` (issue 5070);
+- otherwise (`1 /G4B 2 /G61`, an iText subset) the number is the character code of the glyph,
+  read through the base encoding (WinAnsi when the font names none); a TrueType font's or a
+  `g` prefix's numbers are glyph ids (Office subsets: `/g3` is the space glyph), never codes,
+  and are refused here;
 - the sanity check: at least TEXT_SHARE of the names give a printable character and at least one
   gives a letter or digit; a font failing it keeps its glyphs unmapped (controls and glyph ids
   such as `/I1 /I2 …` or `/g18 /g152 …` never become text).

@@ -39,9 +39,11 @@ DUPLICATE_CODES_LIMIT = 3
 DUPLICATE_LETTER_SHARE = 0.5
 # an ascent above this many em is not a real font metric
 MAX_ASCENT_EM = 3.0
-# a Type3 font whose median advance exceeds the em its /FontMatrix implies is drawn in bigger
-# units at a tiny size (FontMatrix [1 0 0 1 0 0], 0.24 Tf, glyphs 58 units tall): its em is then
-# this many median advances, for the metrics test and for the glyphs' size (Font.em_scale)
+# a Type3 font whose median advance is more than TYPE3_UNITS_MISMATCH times the em its
+# /FontMatrix implies is drawn in bigger units at a tiny size (FontMatrix [1 0 0 1 0 0], 0.24 Tf,
+# glyphs 58 units tall; full-width CJK glyphs are exactly 1 em): its em is then
+# TYPE3_EM_PER_ADVANCE median advances, for the metrics test and the glyphs' size (Font.em_scale)
+TYPE3_UNITS_MISMATCH = 4.0
 TYPE3_EM_PER_ADVANCE = 2.0
 # Private Use Area block symbolic TrueType fonts reach through their (3,0) cmap
 SYMBOL_PUA_FIRST, SYMBOL_PUA_LAST = 0xF020, 0xF0FF
@@ -277,7 +279,7 @@ def load_simple(font: Any, kind: str, font_name: str, base_font: str, limits: Li
     if kind == "Type3":
         advances = sorted(w for w in widths if w > 0)
         median = advances[len(advances) // 2] if advances else 0.0
-        if median > em:   # TYPE3_EM_FROM_WIDTHS: the typical glyph is wider than the matrix's em
+        if median > TYPE3_UNITS_MISMATCH * em:   # TYPE3_EM_FROM_WIDTHS (see the constants)
             em_scale = TYPE3_EM_PER_ADVANCE * median / em
             em *= em_scale
         ascent, descent = vertical_metrics(descriptor, font, None, em, bbox_first=True,

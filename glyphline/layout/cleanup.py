@@ -47,6 +47,13 @@ SOFT_HYPHEN = "\u00ad"
 # A copy of the previous glyph closer than this (in font sizes, along and across the line) is a
 # fake-bold or shadow duplicate: poppler's dupMaxSecDelta; real neighbours are a full advance apart.
 DUPLICATE_MAX_DISTANCE_EM = 0.2
+# ... and closer than this share of the glyph's own advance: a duplicate is the same glyph drawn
+# again at (almost) its origin. Fake bold shifts by 0.02-0.05 em (a narrow "l" or "i" is 0.22-0.28
+# em wide, so under a quarter of it); a genuine double letter sits a whole advance on, less a
+# kern: tightly kerned Verdana draws the second "l" of "follows" 0.19 em (0.84 of its advance)
+# after the first, and a Type3 font whose size disagrees with its glyphs (PDFlib: size 58, "c"
+# 6.3 pt wide) makes 0.2 em wider than any letter.
+DUPLICATE_MAX_ADVANCE_SHARE = 0.5
 
 # Spacing accents that fonts draw over a letter, and the combining marks they stand for.
 SPACING_ACCENTS = {
@@ -115,6 +122,17 @@ def _with_text(g: Glyph, text: str) -> Glyph:
                  g.descent, g.size, g.font, g.flags, g.mcid)
 
 
+def duplicate_limit(size: float, width: float) -> float:
+    """How far (along and across the line, viewer space) a copy of a glyph of this size and
+    advance width may sit from it and still be the same glyph drawn again."""
+    limit = DUPLICATE_MAX_DISTANCE_EM * size
+    if width > 0.0:
+        share = DUPLICATE_MAX_ADVANCE_SHARE * width
+        if share < limit:
+            return share
+    return limit
+
+
 def drop_duplicates(glyphs: list[Glyph]) -> list[Glyph]:
     """Drop glyphs that repeat one of the two previous kept glyphs at (almost) the same place.
 
@@ -127,13 +145,19 @@ def drop_duplicates(glyphs: list[Glyph]) -> list[Glyph]:
     for g in glyphs[1:]:
         text = g.text
         if text == last.text or (before is not None and text == before.text):
-            limit = DUPLICATE_MAX_DISTANCE_EM * g.size
-            if any(prev is not None and prev.text == text and abs(prev.x - g.x) <= limit
+            if any(prev is not None and prev.text == text
+                   and abs(prev.x - g.x) <= (limit := duplicate_limit(g.size, _width(prev)))
                    and abs(prev.y - g.y) <= limit for prev in (before, last)):
                 continue
         kept.append(g)
         last, before = g, last
     return kept
+
+
+def _width(g: Glyph) -> float:
+    """The glyph's font advance along its writing direction (0 for a zero or negative one)."""
+    w = (g.end_x - g.x) * g.dx + (g.end_y - g.y) * g.dy
+    return w if w > 0.0 else 0.0
 
 
 def accent_mark(text: str) -> str | None:

@@ -7,7 +7,17 @@ At a line that ends in a hyphen (U+002D, U+2010) or a soft hyphen (U+00AD) after
 3. a next word that is itself hyphenated continues a compound chain (`state-of-` `the-art`):
    keep the hyphen; so does a break after a whole part of a compound (`state-of-the-` `art`:
    "the" is a word of the document, "theart" is not), while `self-con-` `tained` joins;
-4. otherwise the fixed rule: a lowercase letter next joins without the hyphen (`en-` `code`);
+4. with no evidence in the document, a lowercase continuation asks the word list of the
+   document's language (wordlists.py; the language from its function words, language.py):
+   - a conjunction next is a suspended compound: the hyphen stays and so does the space
+     (`Ein-` `und Ausgang`, `pre-` `and post-war`), unless the joined form is a word;
+   - English keeps the hyphen when both halves are words and the joined form is not
+     (`self-` `contained`, but `every-` `thing` → everything);
+   - German writes compound nouns closed and capitalises after a hyphen, so a capital before
+     the break with a lowercase part after it is one word (`Teil-` `menge`); a lowercase pair
+     keeps the hyphen only as coordinated adjectives, when both halves are adjectives and the
+     joined form is not a word (`deutsch-` `französischen`, but `hoch-` `wertig` → hochwertig);
+5. otherwise the fixed rule: a lowercase letter next joins without the hyphen (`en-` `code`);
    a capital or a digit keeps the hyphen with no space (`Osei-` `Mensah`, `COVID-` `19`).
 """
 from __future__ import annotations
@@ -15,13 +25,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from .language import detect_language
 from .scripts import no_space_at_line_break
+from .wordlists import WordList, word_list
 
 HYPHENS = frozenset("-\u2010\u00ad")
 SOFT_HYPHEN = "\u00ad"
 
 # Punctuation stripped from a token's edges before looking it up (quotes, brackets, stops).
 _EDGE_PUNCT = "\"'“”‘’„«»‹›()[]{}.,;:!?…*"
+# A conjunction right after a line-end hyphen: the hyphen is a suspended compound's (`Ein- und Ausgang`)
+CONJUNCTIONS = {
+    "en": frozenset({"and", "or", "nor"}),
+    "de": frozenset({"und", "oder", "bis", "sowie", "bzw", "beziehungsweise"}),
+}
+# German adjective endings: a word whose forms with all of them are words is an adjective (schwarz: schwarze …)
+GERMAN_ADJECTIVE_ENDINGS = ("e", "en", "er", "es", "em")
 
 
 def _key(token: str) -> str:
@@ -34,6 +53,18 @@ class Vocabulary:
     def __init__(self, counts: Counter | None = None):
         self._keyed: Counter = counts if counts is not None else Counter()
         self._raw: Counter = Counter()   # tokens as they stand, keyed on first lookup
+        self._total = sum(self._keyed.values())   # kept as the counts grow: detection needs it often
+        self._language: str | None = None
+        self._language_stale = True
+
+    @property
+    def language(self) -> str | None:
+        """The document's language as far as its words tell ("en", "de" or None); re-detected
+        after the counts changed (iter_pages adds a page at a time)."""
+        if self._language_stale:
+            self._language = detect_language(self.counts, self.total)
+            self._language_stale = False
+        return self._language
 
     @property
     def counts(self) -> Counter:
@@ -45,8 +76,15 @@ class Vocabulary:
                 key = _key(token)
                 if key:   # punctuation alone is not a word
                     keyed[key] += n
+                    self._total += n
             self._raw = Counter()
         return self._keyed
+
+    @property
+    def total(self) -> int:
+        """How many words were counted."""
+        self.counts
+        return self._total
 
     def add_line(self, words: list[str]) -> None:
         """Count a line's words; a line-end word ending in a hyphen is a fragment, not a word."""
@@ -59,9 +97,12 @@ class Vocabulary:
             if words:
                 tokens += words[:-1] if words[-1][-1:] in HYPHENS else words
         self._raw.update(tokens)
+        self._language_stale = True
 
     def update(self, other: "Vocabulary") -> None:
         self.counts.update(other.counts)
+        self._total += other.total
+        self._language_stale = True
 
     def __contains__(self, word: str) -> bool:
         return self.counts.get(_key(word), 0) > 0
@@ -101,8 +142,45 @@ def join_broken(first: str, second: str, vocabulary: Vocabulary | None) -> str:
             return stem + hyphen + second   # `state-of-the-` `art`: the break is the compound's own
 
     if lead.islower():
+        if vocabulary is not None:
+            kept = _compound_by_word_list(stem, hyphen, second, vocabulary.language)
+            if kept is not None:
+                return kept
         return stem + second
     return stem + hyphen + second
+
+
+def _compound_by_word_list(stem: str, hyphen: str, second: str, language: str | None) -> str | None:
+    """The compound with its hyphen kept, when the word list of `language` says the break is a
+    compound's own; None to join (no list, or the list gives no reason to keep the hyphen)."""
+    if language not in CONJUNCTIONS:   # the languages with a word list and rules for it
+        return None
+    part = stem.rpartition("-")[2].strip(_EDGE_PUNCT)
+    head, tail = part.lower(), _key(second)
+    if not head or not tail:
+        return None
+    words = word_list(language)
+    if words is None or head + tail in words:
+        return None
+    if tail in CONJUNCTIONS[language]:
+        return stem + hyphen + " " + second       # `Ein-` `und`: a suspended compound
+    if language == "de":
+        if part[:1].isupper() or not (_german_adjective(head, words) and _german_adjective_form(tail, words)):
+            return None
+    elif head not in words or tail not in words:
+        return None
+    return stem + hyphen + second
+
+
+def _german_adjective(word: str, words: WordList) -> bool:
+    return word in words and all(word + ending in words for ending in GERMAN_ADJECTIVE_ENDINGS)
+
+
+def _german_adjective_form(word: str, words: WordList) -> bool:
+    """An adjective, bare or with a declension ending (französisch, französischen)."""
+    return _german_adjective(word, words) or any(
+        word.endswith(ending) and _german_adjective(word[:-len(ending)], words)
+        for ending in GERMAN_ADJECTIVE_ENDINGS)
 
 
 def join_lines(lines: Iterable[str], vocabulary: Vocabulary | None, dehyphenate: bool = True) -> str:

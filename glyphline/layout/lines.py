@@ -31,8 +31,8 @@ from operator import eq, itemgetter, ne, sub
 from dataclasses import dataclass, field
 
 from ..glyph import TEXT_RISE, VERTICAL, Glyph
-from .cleanup import (DUPLICATE_MAX_DISTANCE_EM, SPACING_ACCENTS, accent_mark, drop_duplicates,
-                      on_letter, with_mark)
+from .cleanup import (SPACING_ACCENTS, accent_mark, drop_duplicates, duplicate_limit, on_letter,
+                      with_mark)
 
 # Half the larger glyph box height: the normal-distance rule of HotPDF and pdf.js; raised or
 # lowered text (about 0.3–0.4 em) stays on its line, the next line (>= 1 em away) does not.
@@ -362,7 +362,7 @@ def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         # the extent along the line is only needed where runs share a baseline (_merge_runs)
         runs.append(_Run(HORIZONTAL, (a, b), v, height, size, None, None, a))
     # the glyphs that repeat one of the two before them close by (fake bold), if any
-    repeats = _close_repeats(texts, xs, ys, sizes)
+    repeats = _close_repeats(texts, xs, ys, ends, sizes)
     segments: list[Segment] = []
     for run in _merge_runs(runs, lambda a, b: (min(xs[a:b]), max(ends[a:b]))):
         segments.extend(_upright_finish(run.items, glyphs, texts, xs, ys, ends, sizes, metrics,
@@ -376,14 +376,14 @@ def _changes_inside(changes: list[int], a: int, b: int) -> bool:
     return i < len(changes) and changes[i] < b
 
 
-def _close_repeats(texts, xs, ys, sizes) -> list[int]:
+def _close_repeats(texts, xs, ys, ends, sizes) -> list[int]:
     """Indices of glyphs with the text of the glyph one or two before them in stream order,
-    within DUPLICATE_MAX_DISTANCE_EM of it: the only places a line drawn in stream order can
-    hold a duplicate (see _may_repeat)."""
+    within its duplicate_limit: the only places a line drawn in stream order can hold a
+    duplicate (see _may_repeat)."""
     out = []
     for step in (1, 2):
         for i in compress(range(step, len(texts)), map(eq, texts[step:], texts)):
-            limit = DUPLICATE_MAX_DISTANCE_EM * sizes[i]
+            limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
             if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
                 out.append(i)
     return out
@@ -435,7 +435,7 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
     line = _pick(order, glyphs, texts, xs, ys, ends, sizes, metrics)
     # a fake-bold copy repeats the text of one of the two previous glyphs: only then look closer
     if ((repeats or not in_stream_order)
-            and _may_repeat(line[1], line[2], line[3], line[5])):
+            and _may_repeat(line[1], line[2], line[3], line[4], line[5])):
         kept = drop_duplicates(line[0])
         if len(kept) != len(line[0]):
             keep = {id(g) for g in kept}
@@ -496,13 +496,14 @@ def _pick(order: range | list[int], *columns) -> list[list]:
     return [[column[i] for i in order] for column in columns]
 
 
-def _may_repeat(texts: list[str], xs: list[float], ys: list[float], sizes: list[float]) -> bool:
+def _may_repeat(texts: list[str], xs: list[float], ys: list[float], ends: list[float],
+                sizes: list[float]) -> bool:
     """Could drop_duplicates drop anything? Only a glyph with the text of one of the two
     glyphs before it, at about the same place (until the first drop, the kept glyphs are
     the glyphs as they come)."""
     for step in (1, 2):
         for i in compress(range(step, len(texts)), map(eq, texts[step:], texts)):
-            limit = DUPLICATE_MAX_DISTANCE_EM * sizes[i]
+            limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
             if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
                 return True
     return False

@@ -3,10 +3,12 @@
 A space goes where the gap from the furthest advance end so far (the font advance, not the
 pen, which includes Tc/Tw: ISO 32000-1 §9.4.4; a zero-advance mark ends inside its base) to
 the next glyph's origin exceeds
-WORD_GAP_RATIO × the larger of the two glyph box heights. Letter-spaced lines (every glyph
+WORD_GAP_RATIO × the larger of the two glyph box heights. Letter-spaced lines (every letter
 apart) measure the word gap above the line's own typical letter gap instead. Whitespace glyphs
-always separate words and never add a second space; two CJK characters (or a glyph that
-continues an Indic cluster) never get a synthetic space (scripts.py). Lines with Hebrew or
+separate words and never add a second space, unless they take no room or are drawn over the
+letters beside them (SPACE_COVERED_SHARE); two CJK characters (or a glyph that continues an
+Indic cluster) never get a synthetic space (scripts.py). A gap wider than WIDE_GAP_EM is a
+break whatever the line's spacing or script (table cells, grids). Lines with Hebrew or
 Arabic, painted in visual order, are put back into logical order by UAX #9 (bidi.py).
 """
 from __future__ import annotations
@@ -19,7 +21,8 @@ from ..glyph import Glyph
 from .bidi import logical_words
 from .lines import box_height, text_unit
 from .model import Word
-from .scripts import PRE_BASE_VOWEL_SIGNS, is_rtl, no_space_between, reorder_pre_base_vowels
+from .scripts import (FIRST_HANGUL, PRE_BASE_VOWEL_SIGNS, is_hangul, is_rtl, no_space_between,
+                      reorder_pre_base_vowels)
 
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
 # 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
@@ -30,6 +33,31 @@ WORD_GAP_RATIO = 0.14
 LETTER_SPACED_SHARE = 0.7
 # ... and it has at least this many gaps, so two-letter words do not count.
 LETTER_SPACED_MIN_GAPS = 4
+
+# ... counting only the gaps between two letters or digits: a dot leader ("Limitations . . . 13")
+# spaces its dots a quarter em apart, which says nothing about the letters' spacing. Hangul
+# counts as no letter here: its square glyphs, evenly spaced in a row, are a chart of jamo or
+# syllables (0.44 em apart), while hangul text is spaced by its word gaps. Ideographs and kana
+# count: a justified CJK line tracks them and its Latin words alike.
+# A gap wider than this many font sizes (the larger of the two glyphs') is a word break whatever
+# the line's own spacing or script: table cells and grids of characters ("à  á  â", 1.4 em; jamo
+# tables; border digits hundreds of points apart) are not one word; letter-spaced titles track
+# by 0.1-0.6 em and a segment already ends at 0.8 em (lines.SEGMENT_GAP_EM).
+WIDE_GAP_EM = 1.0
+
+# A whitespace glyph separates words where it stands in a gap. One drawn over the letters beside
+# it (forms that pad a field with spaces painted on top of its text, "F orm", "1 8"; a padding
+# space over the first digit of a right-aligned number, "8 51.5") is no word space when the
+# glyphs on its two sides cover at least this share of its advance; one with no advance takes
+# no room at all. Either way the gap between its neighbours decides. The spaces seen drawn
+# over letters are covered entirely; tightened text (Tc -0.05 em on both sides of a 0.25 em
+# space) covers 40 % of a real one.
+SPACE_COVERED_SHARE = 0.8
+# ... and it starts inside the glyph before it, by at least this share of its advance: a space
+# that starts where the previous word ends is that word's own space, even when the next word
+# is drawn over it (overlapping form fields, 0 %). Seen over letters: "an|nuities" 49 %, a
+# larger space from the line above over "q|ue" 16 %, "F|orm" 100 %.
+SPACE_START_INSIDE_SHARE = 0.1
 
 SOFT_HYPHEN = "\u00ad"
 
@@ -75,20 +103,24 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         return []
     gaps = [0.0] * (n - 1)
     limits = [0.0] * (n - 1)
+    caps = [0.0] * (n - 1)
     prev_h = text_unit(glyphs[0])
+    prev_em = _em(glyphs[0], prev_h)
     metrics = (glyphs[0].height, glyphs[0].size)
-    h = prev_h
+    h, em = prev_h, prev_em
     reach = ends[0]   # the furthest end so far: a mark with no advance ends inside its base
     for i in range(1, n):
         g = glyphs[i]
         if (g.height, g.size) != metrics:   # runs of one font repeat the unit
             metrics = (g.height, g.size)
             h = text_unit(g)
+            em = _em(g, h)
         gaps[i - 1] = starts[i] - reach
         if ends[i] > reach:
             reach = ends[i]
         limits[i - 1] = ratio * (h if h > prev_h else prev_h)
-        prev_h = h
+        caps[i - 1] = WIDE_GAP_EM * (em if em > prev_em else prev_em)
+        prev_h, prev_em = h, em
     if n - 1 >= TRACKING_MIN_GAPS:
         # gaps count from the line's own letter gap: tightened lines shift every gap
         typical = sorted(gaps)[(n - 1) // 2]
@@ -96,11 +128,13 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             typical = max(typical, -TRACKING_MAX_EM * glyphs[0].size)
             gaps = [g - typical for g in gaps]
     breaks = [g > lim for g, lim in zip(gaps, limits)]
+    texts = [g.text for g in glyphs]
     if n - 1 >= LETTER_SPACED_MIN_GAPS and breaks.count(True) >= LETTER_SPACED_SHARE * (n - 1):
-        # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
-        typical = sorted(gaps)[(n - 1) // 3]
-        breaks = [g > typical + lim for g, lim in zip(gaps, limits)]
-    _script_breaks([g.text for g in glyphs], breaks)
+        typical = _letter_gap(texts, gaps, breaks)
+        if typical is not None:
+            # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
+            breaks = [g > typical + lim or g > cap for g, lim, cap in zip(gaps, limits, caps)]
+    _script_breaks(texts, breaks, gaps, caps)
     mark = leading_mark(glyphs)
     if mark:
         breaks[mark - 1] = True
@@ -108,10 +142,12 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
 
 
 def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
-                    texts: tuple[str, ...], line_text: str, top_char: str) -> list[bool]:
+                    texts: tuple[str, ...], line_text: str, top_char: str,
+                    check_spaces: bool = False) -> list[bool] | None:
     """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
     come in order along it (the furthest end is the previous glyph's): the same rules, with
-    the gaps and their limit computed in whole-list operations rather than glyph by glyph."""
+    the gaps and their limit computed in whole-list operations rather than glyph by glyph.
+    `check_spaces` (the starts ascend too): None when a whitespace glyph is no word space."""
     n = len(glyphs)
     gaps = list(map(sub, starts[1:], ends))
     limit = ratio * text_unit(glyphs[0])
@@ -122,27 +158,74 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             typical = max(typical, -TRACKING_MAX_EM * glyphs[0].size)
             gaps = [g - typical for g in gaps]
     breaks = [g > limit for g in gaps]
+    cap = WIDE_GAP_EM * _em(glyphs[0], text_unit(glyphs[0]))
     if n - 1 >= LETTER_SPACED_MIN_GAPS and breaks.count(True) >= LETTER_SPACED_SHARE * (n - 1):
-        # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
-        typical = sorted(gaps)[(n - 1) // 3]
-        breaks = [g > typical + limit for g in gaps]
+        typical = _letter_gap(texts, gaps, breaks)
+        if typical is not None:
+            # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
+            breaks = [g > typical + limit or g > cap for g in gaps]
     if top_char >= "\u0300" or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
-        _script_breaks(texts, breaks)
+        if _script_breaks(texts, breaks, gaps, cap, (starts, ends) if check_spaces else None):
+            return None
     mark = leading_mark(glyphs)
     if mark:
         breaks[mark - 1] = True
     return breaks
 
 
-def _script_breaks(texts, breaks: list[bool]) -> None:
-    """Whitespace glyphs separate words by themselves; CJK and clusters take no space."""
-    for i in range(1, len(texts)):
+def _em(g: Glyph, unit: float) -> float:
+    """The glyph's font size, or its text unit when the size is not positive."""
+    return g.size if g.size > 0 else unit
+
+
+def _letter_gap(texts, gaps: list[float], breaks: list[bool]) -> float | None:
+    """The typical gap between two letters (or digits) of a letter-spaced line, or None when
+    the line is not letter-spaced: most of those gaps are not word spaces (LETTER_SPACED_*)."""
+    letters = [_spaced_letter(t[-1]) for t in texts]
+    firsts = letters if len("".join(texts)) == len(texts) else [_spaced_letter(t[0]) for t in texts]
+    pairs = [a and b for a, b in zip(letters, firsts[1:])]
+    letter_gaps = list(compress(gaps, pairs))
+    if len(letter_gaps) < LETTER_SPACED_MIN_GAPS:
+        return None
+    spaced = list(compress(breaks, pairs))
+    if spaced.count(True) < LETTER_SPACED_SHARE * len(letter_gaps):
+        return None
+    return sorted(letter_gaps)[len(letter_gaps) // 3]
+
+
+def _spaced_letter(ch: str) -> bool:
+    """A letter or digit that tells a line's letter spacing (any but hangul)."""
+    return ch.isalnum() and (ch < FIRST_HANGUL or not is_hangul(ch))
+
+
+def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps, spans=None) -> bool:
+    """Whitespace glyphs separate words by themselves; CJK and clusters take no space unless
+    the gap is wider than the cap (`caps`: one per gap, or one for the line).
+
+    `spans`, (starts, ends) of a line whose starts and ends both ascend: stop and return True
+    at a whitespace glyph that is no word space (see SPACE_COVERED_SHARE)."""
+    n = len(texts)
+    if spans is not None:
+        starts, ends = spans
+        if texts[0].isspace() and _no_word_space(texts, starts, ends, 0):
+            return True
+        inside = SPACE_START_INSIDE_SHARE
+    for i in range(1, n):
         a = texts[i - 1]
         b = texts[i]
         if a.isspace() or b.isspace():
             breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
+            if spans is not None and b.isspace():
+                # in an ascending line no glyph before it reaches further into it than the
+                # glyph next to it: look closer only when that one reaches in far enough
+                s0, s1 = starts[i], ends[i]
+                reach = inside * (s1 - s0)
+                if (reach <= 0.0 or ends[i - 1] - s0 >= reach) and _no_word_space(texts, starts, ends, i):
+                    return True
         elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
-            breaks[i - 1] = False   # CJK, or a cluster continuing (scripts.py)
+            # CJK, or a cluster continuing (scripts.py), unless the gap is a table's
+            breaks[i - 1] = gaps[i - 1] > (caps if type(caps) is float else caps[i - 1])
+    return False
 
 
 def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: str, xs, ys,
@@ -207,6 +290,11 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
     texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = \
         columns or zip(*glyphs)
     line_text = "".join(texts)
+    if n > 1 and _WHITESPACE.search(line_text) is not None:
+        keep = _word_spaces(texts, line_text, starts, ends)
+        if keep is not None:
+            glyphs, starts, ends = _kept(keep, glyphs, starts, ends)
+            return build_words(glyphs, starts, ends, ratio, base_rtl)
     if (n > 1 and heights.count(heights[0]) == n and sizes.count(sizes[0]) == n
             and list(ends) == sorted(ends)):   # in order (no NaN: finite coordinates)
         # the common line: one font, drawn in order (see _uniform_breaks)
@@ -237,10 +325,63 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         line_text = "".join(texts)
         top_char = max(line_text)
         if top_char < "\u0590":
-            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char)
-            return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
-                            line_text)
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char, True)
+            if breaks is not None:   # (None: a whitespace glyph is no word space, see build_words)
+                return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts,
+                                               flags), line_text)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
+
+
+def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float]) -> list[bool] | None:
+    """Which glyphs to keep when the line has whitespace glyphs that are no word space (see
+    SPACE_COVERED_SHARE); None when every whitespace glyph separates (the usual line)."""
+    n = len(texts)
+    if len(line_text) == n:   # one character per glyph: offsets are indices
+        spaces = [m.start() for m in _WHITESPACE.finditer(line_text)]
+    else:
+        spaces = [i for i, t in enumerate(texts) if t.isspace()]
+    keep = None
+    for k in spaces:
+        if texts[k].isspace() and _no_word_space(texts, starts, ends, k):
+            if keep is None:
+                keep = [True] * n
+            keep[k] = False
+    return keep
+
+
+def _no_word_space(texts, starts: list[float], ends: list[float], k: int) -> bool:
+    """Is whitespace glyph k no word space: no advance, or drawn over the glyphs beside it
+    (starting inside the one before it)?"""
+    s0, s1 = starts[k], ends[k]
+    width = s1 - s0
+    if width <= 0.0:
+        return True
+    n = len(texts)
+    p = k - 1
+    while p >= 0 and texts[p].isspace():
+        p -= 1
+    if p < 0:
+        return False   # nothing before it to be drawn over
+    covered = min(s1, ends[p]) - max(s0, starts[p])
+    if covered < SPACE_START_INSIDE_SHARE * width:
+        return False   # it starts where the glyph before it ends (or after): a word space
+    q = k + 1
+    while q < n and texts[q].isspace():
+        q += 1
+    if q < n:
+        covered += max(0.0, min(s1, ends[q]) - max(s0, starts[q]))
+    return covered >= SPACE_COVERED_SHARE * width
+
+
+def _kept(keep: list[bool], glyphs, starts, ends) -> tuple[list[Glyph], list[float], list[float]]:
+    return list(compress(glyphs, keep)), list(compress(starts, keep)), list(compress(ends, keep))
+
+
+def without_covered_spaces(glyphs: list[Glyph], starts: list[float], ends: list[float]):
+    """The line without its whitespace glyphs that are no word space (what build_words reads)."""
+    texts = [g.text for g in glyphs]
+    keep = _word_spaces(texts, "".join(texts), starts, ends)
+    return (glyphs, starts, ends) if keep is None else _kept(keep, glyphs, starts, ends)
 
 
 def split_at_breaks(glyphs: list[Glyph], breaks: list[bool]) -> list[list[Glyph]]:

@@ -27,10 +27,10 @@ class PageContext:
 
     rotation: int = 0
     scan: bool = False                      # the page has no text layer
+    unmapped: bool = False                  # the page's text is lost: its fonts have no character mapping
     warnings: list[str] = field(default_factory=list)
     vocabulary: Vocabulary | None = None    # the document's words, for dehyphenation
     dehyphenate: bool = True
-    unmapped: bool = False                  # too few characters because the fonts have no character mapping
 
 
 @dataclass(frozen=True)
@@ -40,10 +40,10 @@ class DocumentContext:
     page_count: int = 0
     metadata: dict[str, str] = field(default_factory=dict)
     scan: dict[str, Any] | None = None
+    unmapped: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
     markers: bool = False
     page_breaks: bool = True
-    unmapped: dict[str, Any] | None = None  # pages whose fonts have no character mapping
 
 
 @dataclass(frozen=True)

@@ -51,8 +51,7 @@ def json_document(pages: "list[RenderedPage]", context: "DocumentContext") -> st
     """The json mode's document: the rendered page objects spliced into the document object
     (its "pages" member comes last), so no page is serialised twice."""
     empty = dumps(document_object([], page_count=context.page_count, metadata=context.metadata,
-                                  scan=context.scan, warnings=context.warnings,
-                                  unmapped=context.unmapped))
+                                  scan=context.scan, warnings=context.warnings, unmapped=context.unmapped))
     return empty[:-2] + ",".join(page.text for page in pages) + "]}\n"
 
 

@@ -63,14 +63,23 @@ def preserve_page(layout: PageLayout, context: "PageContext") -> str:
 
 
 def join_pages(pages: "list[RenderedPage]", *, markers: bool = False, page_breaks: bool = True) -> str:
-    """Pages joined with '--- Page N ---' markers, form feeds, or (page_breaks=False) a blank line."""
+    """Pages joined with '--- Page N ---' markers, form feeds, or (page_breaks=False) a blank line.
+
+    With form feeds every page that has text ends in a line break before its form feed, as
+    pdftotext writes it, so an editor never shows the last line of one page running into the
+    first of the next; an empty page is the form feed alone.
+    """
     if markers:
         text = "\n\n".join(PAGE_MARKER.format(number=p.number) + ("\n" + p.text if p.text else "") for p in pages)
     elif page_breaks:
-        text = "\f".join(p.text for p in pages)
+        text = "\f".join(_with_final_newline(p.text) for p in pages)
     else:
         text = "\n\n".join(p.text for p in pages if p.text)
     return text + "\n" if text and not text.endswith("\n") else text
+
+
+def _with_final_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
 
 
 def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) -> None:

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,9 +41,15 @@ class StaticServer:
 
     root: Path
     requests: list[tuple[str, str]] = field(default_factory=list)
+    # path prefix → seconds per 64 KiB sent: a slow network for start-up tests
+    slow: dict[str, float] = field(default_factory=dict)
+    # path prefixes answered with 404 (a file the server lost)
+    missing: tuple[str, ...] = ()
 
     def __post_init__(self):
         recorded = self.requests
+        slow = self.slow
+        missing = self.missing
 
         class Handler(http.server.SimpleHTTPRequestHandler):
             extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -53,7 +60,18 @@ class StaticServer:
 
             def send_head(self):
                 recorded.append((self.command, self.path))
+                if self.path.startswith(missing):
+                    self.send_error(404)
+                    return None
                 return super().send_head()
+
+            def copyfile(self, source, outputfile):
+                delay = next((seconds for prefix, seconds in slow.items() if self.path.startswith(prefix)), 0)
+                if not delay:
+                    return super().copyfile(source, outputfile)
+                for chunk in iter(lambda: source.read(1 << 16), b""):
+                    outputfile.write(chunk)
+                    time.sleep(delay)
 
             def do_POST(self):  # never expected; recorded so a test can fail on it
                 recorded.append(("POST", self.path))

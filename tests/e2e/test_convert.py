@@ -139,3 +139,27 @@ def test_a_predefined_cmap_is_fetched_only_when_a_font_needs_it(app_page, tmp_pa
     _, data = download_text(app_page, 0)
     assert data == cli_output(pdf) and text in data.decode("utf-8")
     assert sorted(url.rsplit("/", 1)[1] for url in fetched) == ["90ms-RKSJ-H.bcmap", "Adobe-Japan1-UCS2.bcmap"]
+
+
+def test_a_compound_hyphen_is_decided_by_the_sites_word_list(app_page, tmp_path):
+    """A hyphen with no evidence in the document: the worker reads the English list from the
+    site's wordlists/ folder (moved out of the wheel by the build) and keeps `self-contained`,
+    as the CLI does; without the list it would come out as `selfcontained`."""
+    from pdfbuilder import PdfBuilder
+
+    lines = ["The method is simple and the results of the tests are shown in",
+             "this table for the reader with the data from a self-",
+             "contained study that we have run for every-",
+             "thing in the table, as the report of the study shows."]
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 11 Tf 14 TL 72 720 Td " + b" ".join(b"(" + line.encode() + b") Tj T*" for line in lines) + b" ET",
+           fonts={"F1": font})
+    pdf = tmp_path / "compound.pdf"
+    pdf.write_bytes(b.build())
+    clear_queue(app_page)
+    app_page.locator("#file").set_input_files(str(pdf))
+    assert wait_job_state(app_page, 0, ("done",)) == "done"
+    _, data = download_text(app_page, 0)
+    assert data == cli_output(pdf)
+    assert "a self-contained study" in data.decode("utf-8") and "for everything in" in data.decode("utf-8")

@@ -62,5 +62,30 @@ def test_another_page_embeds_the_module_and_the_element(browser, host):
         page.locator("#sample").click()
         assert wait_job_state(page, 0, ("done",)) == "done"
         assert download_text(page, 0)[1] == cli_output(SAMPLE)
+
+        # without page-drop, files dragged over the element get an overlay over the element only
+        drag = """([type, selector]) => {
+            const root = document.querySelector('glyphline-converter').shadowRoot;
+            const transfer = new DataTransfer();
+            transfer.items.add(new File(['%PDF-1.4'], 'dragged.pdf', { type: 'application/pdf' }));
+            root.querySelector(selector).dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, composed: true, cancelable: true }));
+        }"""
+        overlay = page.locator("#drop-overlay")
+        page.evaluate(drag, ["dragenter", ".dropzone"])
+        assert overlay.is_visible()
+        element_box, overlay_box = page.locator("glyphline-converter").bounding_box(), overlay.bounding_box()
+        assert overlay_box == pytest.approx(element_box, abs=1)
+        page.evaluate(drag, ["dragenter", "#drop-overlay p"])  # the pointer moves onto the overlay
+        page.evaluate(drag, ["dragleave", ".dropzone"])
+        assert overlay.is_visible()
+        page.evaluate(drag, ["drop", "#drop-overlay p"])
+        assert not overlay.is_visible()
+        assert page.locator("li.job").count() == 2
+        page.evaluate("""() => {
+            const transfer = new DataTransfer();
+            transfer.items.add(new File(['%PDF-1.4'], 'elsewhere.pdf', { type: 'application/pdf' }));
+            document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true }));
+        }""")
+        assert not overlay.is_visible()  # the rest of the page is not a drop target here
     finally:
         context.close()

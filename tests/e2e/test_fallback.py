@@ -1,5 +1,4 @@
-"""When the memory snapshot cannot load (here: it is missing, so the service worker's precache
-fails too), the worker boots Pyodide normally from the .pyc wheels, and cancelling then happens
+"""When the memory snapshot cannot load (here: it is missing from the server), the worker boots Pyodide normally from the .pyc wheels, and cancelling then happens
 between pages inside the worker (JSPI) instead of by restarting it."""
 from __future__ import annotations
 
@@ -57,6 +56,12 @@ def test_boots_without_the_snapshot_and_cancels_between_pages(browser, no_snapsh
         timings = page.evaluate("() => window.glyphline.status.timings")
         assert timings["restored"] is False and "snapshotError" in timings
         assert timings["canPause"] is True
+        # the bar's total followed the change of plan: the normal boot's files, counted to the byte
+        root = no_snapshot_server.root
+        expected = sorted(p.relative_to(root).as_posix() for p in [*(root / "pyodide").iterdir(), *(root / "wheels").glob("*.whl"), root / "app.py"]
+                          if p.name != "pyodide.mjs")
+        assert sorted(timings["bootFiles"]) == expected
+        assert timings["bootBytes"] == timings["bootTotal"] == sum((root / p).stat().st_size for p in expected)
 
         page.locator("#sample").click()
         assert wait_job_state(page, 0, ("done",)) == "done"

@@ -34,7 +34,7 @@ def pdfs(tmp_path_factory) -> dict[str, Path]:
 
     sample = Path(__file__).resolve().parents[1] / "data" / "sample.pdf"
     for name, algorithm, user_password in (("aes128", "AES-128", ""), ("aes256", "AES-256", ""),
-                                           ("locked", "AES-256", PASSWORD)):
+                                           ("locked", "AES-256", PASSWORD), ("locked2", "AES-128", PASSWORD)):
         writer = PdfWriter(clone_from=PdfReader(sample))
         writer.encrypt(user_password=user_password, owner_password="owner-" + name, algorithm=algorithm)
         buffer = io.BytesIO()
@@ -70,9 +70,13 @@ def test_cancel_stops_a_running_conversion(app_page, pdfs):
     clear_queue(app_page)
     app_page.locator("#file").set_input_files(str(pdfs["huge"]))
     app_page.locator('li.job[data-state="running"]').wait_for(state="attached", timeout=60_000)
-    job(app_page, 0).locator("button.cancel").click()
+    job(app_page, 0).locator("button.cancel").focus()
+    app_page.keyboard.press("Enter")  # the keyboard path
     assert wait_job_state(app_page, 0, ("cancelled",), timeout=15_000) == "cancelled"
     assert job(app_page, 0).locator(".status").inner_text() == "Cancelled."
+    # the Cancel button is gone; the focus went to the file's card, not back to the page's start
+    assert job(app_page, 0).evaluate("(node) => node === node.getRootNode().activeElement")
+    assert job(app_page, 0).get_attribute("aria-labelledby") == job(app_page, 0).locator("h2").get_attribute("id")
     # the worker carries on with the next file
     app_page.locator("#file").set_input_files(str(pdfs["aes128"]))
     assert wait_job_state(app_page, 1, ("done",)) == "done"
@@ -120,6 +124,27 @@ def test_password_prompt_then_retry(app_page, pdfs):
     prompt.locator("button[type=submit]").click()
     assert wait_job_state(app_page, 0, ("done",)) == "done"
     assert download_text(app_page, 0)[1] == cli_output(pdfs["locked"], "--password", PASSWORD)
+
+
+def test_a_batch_of_locked_files_does_not_move_the_focus_from_prompt_to_prompt(app_page, pdfs):
+    clear_queue(app_page)
+    app_page.locator("#file").set_input_files([str(pdfs["locked"]), str(pdfs["locked2"])])
+    assert wait_job_state(app_page, 0, ("password",)) == "password"
+    assert wait_job_state(app_page, 1, ("password",)) == "password"
+    first = job(app_page, 0).locator("input[type=password]")
+    second = job(app_page, 1).locator("input[type=password]")
+    is_focused = "(node) => node === node.getRootNode().activeElement"
+    assert first.evaluate(is_focused)  # the first prompt has it
+    assert not second.evaluate(is_focused)  # the second one did not take it away
+    # the one the person acts on keeps it: a wrong password there brings the focus back there
+    second.fill("wrong")
+    second.press("Enter")
+    job(app_page, 1).locator("form.password", has_text="did not open").wait_for(timeout=60_000)
+    assert second.evaluate(is_focused)
+    first.fill(PASSWORD)
+    first.press("Enter")
+    assert wait_job_state(app_page, 0, ("done",)) == "done"
+    assert job(app_page, 1).get_attribute("data-state") == "password"
 
 
 @pytest.mark.parametrize("name", ["aes128", "aes256"])

@@ -48,6 +48,9 @@ def test_phone_viewport_in_dark_mode(browser, server):
         assert chooser["height"] >= 44  # a finger-sized target
         background = page.locator(".dropzone").evaluate("(node) => getComputedStyle(node).backgroundColor")
         assert background == "rgb(31, 35, 42)"  # the dark panel colour
+        # a phone has nothing to drag from: it is not told to "drop anywhere"
+        assert page.locator("#drop-text").inner_text() == "Convert PDF files from this device:"
+        assert page.locator(".dropzone").get_attribute("aria-labelledby") == "drop-text"
     finally:
         context.close()
 
@@ -75,3 +78,58 @@ def test_keyboard_reaches_the_file_picker_first(app_page):
     assert focused == "file"
     outline = app_page.locator("label[for=file]").evaluate("(node) => getComputedStyle(node).outlineStyle")
     assert outline == "solid"  # the visually hidden input's focus ring is drawn on its label
+
+
+DRAG = """([type, withFile]) => {
+    const transfer = new DataTransfer();
+    if (withFile) transfer.items.add(new File(['%PDF-1.4'], 'dragged.pdf', { type: 'application/pdf' }));
+    else transfer.setData('text/plain', 'just text');
+    document.body.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+}"""
+
+
+def test_dragging_files_over_the_page_shows_a_drop_overlay(app_page):
+    overlay = app_page.locator("#drop-overlay")
+    assert app_page.locator("#drop-text").inner_text() == "Drop PDF files anywhere on this page, or"
+    assert not overlay.is_visible()
+    app_page.evaluate(DRAG, ["dragenter", False])  # dragged text is not a file: no overlay
+    assert not overlay.is_visible()
+    app_page.evaluate(DRAG, ["dragenter", True])
+    assert overlay.is_visible()
+    assert overlay.get_attribute("role") == "region"
+    assert overlay.get_attribute("aria-label") == "Drop the PDF files to convert them"
+    assert overlay.inner_text() == "Drop the PDF files to convert them"
+    box, viewport = overlay.bounding_box(), app_page.viewport_size
+    assert box["width"] >= viewport["width"] * 0.95 and box["height"] >= viewport["height"] * 0.95  # the whole page
+    app_page.evaluate(DRAG, ["dragleave", True])
+    assert not overlay.is_visible()
+    # entering a child fires dragenter before the parent's dragleave: the overlay stays
+    app_page.evaluate(DRAG, ["dragenter", True])
+    app_page.evaluate(DRAG, ["dragenter", True])
+    app_page.evaluate(DRAG, ["dragleave", True])
+    assert overlay.is_visible()
+    jobs_before = app_page.locator("li.job").count()
+    app_page.evaluate(DRAG, ["drop", True])
+    assert not overlay.is_visible()
+    assert app_page.locator("li.job").count() == jobs_before + 1
+    wait_job_state(app_page, jobs_before)
+
+
+def test_the_page_range_hint_is_said_once(app_page):
+    app_page.locator("#options summary").click()
+    try:
+        assert app_page.locator("#pages").get_attribute("placeholder") is None
+        assert app_page.get_by_text("all, or e.g. 1-3,7").count() == 1
+        assert app_page.locator("#pages").get_attribute("aria-describedby") == "pages-hint"
+    finally:
+        app_page.locator("#options summary").click()
+
+
+def test_the_new_texts_have_english_and_german(app_page):
+    missing = app_page.evaluate("""async () => {
+        const { translator } = await import('./static/i18n.js');
+        const en = translator('en'), de = translator('de'); // a German gap falls back to the English text
+        const probe = ['pickHere', 'dropOverlay', 'pageLabel', 'loadingBytes', 'errors.font-data', 'reading'];
+        return probe.filter((key) => en(key) === key || de(key) === key || en(key) === de(key));
+    }""")
+    assert missing == []

@@ -1,0 +1,73 @@
+"""Glyph sources: where a page's glyphs come from.
+
+A page's glyphs are the concatenation of what its sources append, in order: the page's own
+content streams, then the appearances of its annotations (and, later, OCR words). Every
+source makes the same Glyph records, flagged with where they came from, so the layout stages
+treat them alike. The document stage runs the sources one after another, each isolated: a
+source that fails costs its own glyphs, never the others'; a page budget that runs out stops
+the page, since the sources after it would find it spent too.
+
+Adding a source is one GlyphSource here (its `draw` function and its two messages) and one
+line in SOURCES or the document's choice of sources.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..glyph import Glyph
+from .env import PageEnv
+
+
+@dataclass(frozen=True)
+class PageInput:
+    """What a glyph source may read of one page (the document stage builds it)."""
+
+    number: int                          # 1-based
+    obj: Any                             # the page dictionary (pypdf)
+    matrix: tuple                        # the page's user space → viewer space
+    env: PageEnv                         # fonts, streams, budgets, clip and warnings
+    # read on demand (reading may repair the file, which the page's warnings record in order):
+    content: Callable[[], bytes]         # the page's joined /Contents, decoded
+    resources: Callable[[], Any]         # the page's inherited /Resources (pypdf), or None
+    acroform: Callable[[], Any]          # the catalog's /AcroForm, or None
+
+
+@dataclass(frozen=True)
+class GlyphSource:
+    name: str
+    draw: Callable[[PageInput, list[Glyph]], None]   # appends the source's glyphs to the list
+    stopped: str    # the warning when a page budget ran out: {page}, {reason}
+    failed: str     # the warning when the source broke midway: {page}, {reason}
+    nested: str | None = None   # the warning when it recursed too deeply: {page} (None: as `failed`)
+
+
+def _content_glyphs(page: PageInput, out: list[Glyph]) -> None:
+    from .interpreter import interpret
+
+    content = page.content()
+    interpret(content, page.resources(), page.matrix, page.env, out=out)
+
+
+def _annotation_glyphs(page: PageInput, out: list[Glyph]) -> None:
+    from .annotations import annotation_glyphs
+
+    annotation_glyphs(page.obj, page.acroform(), page.matrix, page.env, out)
+
+
+CONTENT = GlyphSource(
+    "content", _content_glyphs,
+    stopped="page {page} stopped early: {reason}; the text before that point is kept",
+    failed="page {page} failed midway ({reason}); the text decoded before that point is kept",
+    nested="page {page} is nested too deeply; the text decoded before that point is kept",
+)
+ANNOTATIONS = GlyphSource(
+    "annotations", _annotation_glyphs,
+    stopped="page {page}: annotations stopped early: {reason}; the text before that point is kept",
+    failed="page {page}: the annotations could not be read ({reason})",  # each annotation is guarded inside
+)
+
+
+def sources(*, annotations: bool = True) -> tuple[GlyphSource, ...]:
+    """The glyph sources of a page, in drawing order."""
+    return (CONTENT, ANNOTATIONS) if annotations else (CONTENT,)

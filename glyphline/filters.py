@@ -1,0 +1,159 @@
+"""Stream filters: Brotli for pypdf, and a report for every stream whose filter fails.
+
+pypdf decodes every stream the engine reads — content streams, Form XObjects, fonts and their
+CMaps, and the object and cross-reference streams it reads on its own while resolving objects —
+through `pypdf.filters.decode_stream_data`. `install()` (called by `glyphline.open`) hooks in
+there once per process:
+
+- `/BrotliDecode` (the PDF Association's proposed filter): pypdf needs the `brotli` C extension
+  and raises without it. The hook uses the extension when it imports (the optional `brotli`
+  extra) and the pure-Python decoder `glyphline.brotli` otherwise (always in Pyodide). Both stop
+  at pypdf's `brotli_maximum_output_length`, which the document sets to the stream budget.
+- Any filter that fails (an unknown name such as `/FooDecode`, corrupt data) is told to the
+  reporter active on this thread (`reporting`), so the page being read gets a warning naming
+  the filter instead of silently losing its text. The exception itself still propagates.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from pypdf.errors import LimitReachedError
+
+DEFAULT_STREAM_SECONDS = 30.0   # one stream may take as long as a whole page (Limits.seconds_per_page)
+
+_state = threading.local()
+_installed = False
+_install_lock = threading.Lock()
+
+Reporter = Callable[[str], None]
+
+
+@contextmanager
+def reporting(report: Reporter) -> Iterator[None]:
+    """Filter problems met on this thread inside the block go to `report` (innermost wins)."""
+    previous = getattr(_state, "report", None)
+    _state.report = report
+    try:
+        yield
+    finally:
+        _state.report = previous
+
+
+@contextmanager
+def stream_seconds(seconds: float) -> Iterator[None]:
+    """The time one Brotli stream may take to decode on this thread inside the block."""
+    previous = getattr(_state, "seconds", None)
+    _state.seconds = seconds
+    try:
+        yield
+    finally:
+        _state.seconds = previous
+
+
+class StreamTimeLimit(LimitReachedError):
+    """A stream took longer to decode than its time budget."""
+
+
+def _report(message: str) -> None:
+    report = getattr(_state, "report", None)
+    if report is not None:
+        report(message)
+
+
+def _c_extension():
+    """The `brotli` C extension when it imports and can bound its output (brotli ≥ 1.2), else None."""
+    try:
+        import brotli
+    except ImportError:
+        return None
+    return brotli if hasattr(brotli, "Decompressor") and hasattr(brotli.Decompressor, "can_accept_more_data") else None
+
+
+def brotli_decode(data: bytes, limit: int) -> bytes:
+    """A whole `/BrotliDecode` stream, at most `limit` bytes (LimitReachedError beyond).
+
+    A truncated or corrupt stream gives what was decoded before the break, with a report."""
+    from . import brotli as pure
+
+    extension = _c_extension()
+    if extension is not None:
+        try:
+            decompressor = extension.Decompressor()
+            out = decompressor.process(data, output_buffer_limit=limit + 1)
+            if len(out) > limit:
+                raise LimitReachedError(f"a /BrotliDecode stream decodes to more than {limit} bytes")
+            if decompressor.is_finished():
+                return bytes(out)
+        except extension.error:
+            pass   # trailing bytes after the stream or damage: the pure decoder tells them apart
+    seconds = getattr(_state, "seconds", None) or DEFAULT_STREAM_SECONDS
+    try:
+        return pure.decompress(data, max_output=limit, deadline=time.monotonic() + seconds)
+    except pure.BrotliTimeout as exc:
+        raise StreamTimeLimit(f"a /BrotliDecode stream took more than {seconds} s to decode") from exc
+    except pure.BrotliLimitError as exc:
+        raise LimitReachedError(str(exc)) from exc
+    except pure.BrotliError as exc:
+        if not exc.partial:
+            raise
+        _report(f"a /BrotliDecode stream is damaged ({exc}); the {len(exc.partial)} bytes before the damage are used")
+        return exc.partial
+
+
+def _filter_names(stream) -> list[str]:
+    try:
+        filters = stream.get("/Filter")
+        filters = filters.get_object() if hasattr(filters, "get_object") else filters
+        if filters is None:
+            return []
+        return [str(f) for f in (filters if isinstance(filters, list) else [filters])]
+    except Exception:
+        return []
+
+
+def _describe(stream) -> str:
+    ref = getattr(stream, "indirect_reference", None)
+    return f"stream {ref.idnum} {ref.generation} R" if ref is not None else "an inline stream"
+
+
+def failure_message(stream, exc: BaseException) -> str:
+    """One sentence naming the stream and the filter that failed."""
+    text = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, NotImplementedError) and "filter" in text.lower():
+        name = text.split()[-1]
+        return f"{_describe(stream)} uses the filter {name}, which Glyphline cannot decode; its content is missing"
+    names = " ".join(_filter_names(stream)) or "its filter"
+    return f"{_describe(stream)} could not be decoded with {names} ({type(exc).__name__}: {text}); its content is missing"
+
+
+def install() -> None:
+    """Hooks the Brotli decoder and the failure report into pypdf (once; pypdf is pinned)."""
+    global _installed
+    if _installed:
+        return
+    with _install_lock:
+        if _installed:
+            return
+        import pypdf.filters as pypdf_filters
+        from pypdf._configuration import get_configuration
+
+        def decode(data: bytes, decode_parms=None, **kwargs) -> bytes:
+            return brotli_decode(data, get_configuration().brotli_maximum_output_length)
+
+        pypdf_filters.BrotliDecode.decode = staticmethod(decode)
+        original = pypdf_filters.decode_stream_data
+
+        def decode_stream_data(stream):
+            try:
+                return original(stream)
+            except LimitReachedError:
+                raise   # a budget, reported by the document as one
+            except Exception as exc:
+                _report(failure_message(stream, exc))
+                raise
+
+        pypdf_filters.decode_stream_data = decode_stream_data
+        _installed = True
