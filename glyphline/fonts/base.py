@@ -9,7 +9,8 @@ Contract (the interpreter relies on nothing else):
   moves the pen) and counts it in the page's warnings. Never '(cid:N)', never U+FFFD.
 - Loading a font never raises: a broken font dict gives a best-effort font and `warnings`.
 - `Font.code_reader()` may offer a faster way to the same chars: (char_of, code_bytes) when every
-  code is `code_bytes` bytes (big-endian) and `char_of(code)` is exactly the char decode() gives.
+  code is `code_bytes` bytes (big-endian) and `char_of(code)` is exactly the char decode() gives
+  (a subclass that overrides decode() must not inherit its parent's reader).
 """
 from __future__ import annotations
 

@@ -65,8 +65,10 @@ class SimpleFont(Font):
         return list(map(self._lookup, data))
 
     def code_reader(self):
-        """One byte a code, `table[code]`."""
-        return (self.table.__getitem__, 1) if len(self.table) == 256 else None
+        """One byte a code, `table[code]`; none for a subclass that decodes otherwise."""
+        if type(self).decode is not SimpleFont.decode or len(self.table) != 256:
+            return None
+        return self.table.__getitem__, 1
 
 
 def _font_encoding(font: Any, kind: str, base_font: str, descriptor: Any, symbolic: bool,
