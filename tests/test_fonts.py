@@ -758,3 +758,40 @@ def test_seam_failures_are_warnings(monkeypatch):
     font = load(type0("/GBK-EUC-H"))
     assert font.decode(b"\x00\x41")[0].text is None
     assert any("GBK-EUC-H" in w for w in font.warnings)
+
+
+# ---------------------------------------------------------------- GBK bytes under WinAnsi (S22PDF)
+
+def _gbk_winansi_pdf(base_font: bytes, font_name, *, embedded: bool = False,
+                     encoding="/WinAnsiEncoding") -> bytes:
+    from pdfbuilder import PdfBuilder, Raw
+
+    b = PdfBuilder()
+    descriptor = {"Type": "/FontDescriptor", "FontName": font_name, "Flags": 4,
+                  "FontBBox": [0, -200, 1000, 1000], "ItalicAngle": 0, "Ascent": 1000,
+                  "Descent": -200, "CapHeight": 1000, "StemV": 100, "MissingWidth": 1000}
+    if embedded:
+        descriptor["FontFile2"] = b.stream(b"\x00\x01\x00\x00")
+    font = b.add({"Type": "/Font", "Subtype": "/TrueType", "BaseFont": Raw(base_font),
+                  "Encoding": encoding, "FirstChar": 0, "LastChar": 255, "Widths": [500] * 256,
+                  "FontDescriptor": b.add(descriptor)})
+    # 关于 (B9D8 D3DA), a space, then A and the GBK full-width digit １ (A3B1)
+    b.page(content=b"BT /TT0 12 Tf 72 700 Td <B9D8D3DA20> Tj 24 0 Td <41A3B1> Tj ET", fonts={"TT0": font})
+    return b.build()
+
+
+def test_gbk_bytes_under_winansi_in_a_chinese_system_font_are_gbk_pairs():
+    from glyphline.extract import extract_text
+
+    text = extract_text(_gbk_winansi_pdf(b"/#CB#CE#CC#E5", b"\xcb\xce\xcc\xe5")).text
+    assert "关于" in text and "A１" in text
+    text = extract_text(_gbk_winansi_pdf(b"/#B7#C2#CB#CE_GB2312,Bold", "/FangSong")).text
+    assert "关于" in text
+    # an embedded program (its own glyphs decide), a Latin font name, or an encoding with
+    # /Differences keeps WinAnsi
+    for args, kwargs in (((b"/#CB#CE#CC#E5", b"\xcb\xce\xcc\xe5"), {"embedded": True}),
+                         ((b"/Arial", b"Arial"), {}),
+                         ((b"/#CB#CE#CC#E5", "/SimSun"), {"encoding": {"Type": "/Encoding",
+                                                                      "Differences": [1, "/A"]}})):
+        text = extract_text(_gbk_winansi_pdf(*args, **kwargs)).text
+        assert "关" not in text and "¹Ø" in text

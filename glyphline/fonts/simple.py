@@ -49,6 +49,14 @@ TYPE3_EM_PER_ADVANCE = 2.0
 SYMBOL_PUA_FIRST, SYMBOL_PUA_LAST = 0xF020, 0xF0FF
 # symbol fonts whose codes have no text in any Latin encoding
 _PICTOGRAPH_FONTS = ("wingdings", "webdings", "marlett", "mtextra")
+# rule GBK_WINANSI_FONTS: a non-embedded TrueType font named after a Chinese system font (its
+# BaseFont begins 宋体, 黑体, 楷体, 仿宋, 新宋, 隶书 or 小标宋: SimSun, SimHei, KaiTi_GB2312, …),
+# with no /Encoding or plain /WinAnsiEncoding and no /ToUnicode, shows GBK (code page 936) byte
+# pairs — Windows' ANSI code page of the producing system, drawn with the system font — so a lead
+# byte and its trail byte are one character (PDFium reads such fonts as GBK CID fonts; MuPDF and
+# pdf.js have the same rule for a shorter list of names)
+GBK_FONT_PREFIXES = ("宋体", "黑体", "楷体", "仿宋", "新宋", "隶书", "小标宋")
+GBK_LEAD_FIRST, GBK_LEAD_LAST = 0x81, 0xFE
 
 
 class SimpleFont(Font):
@@ -69,6 +77,41 @@ class SimpleFont(Font):
         if type(self).decode is not SimpleFont.decode or len(self.table) != 256:
             return None
         return self.table.__getitem__, 1
+
+
+class GbkSimpleFont(SimpleFont):
+    """Rule GBK_WINANSI_FONTS: a GBK lead byte and its trail byte are one character whose
+    advance is the two bytes' widths (where the single bytes would have put the next glyph)."""
+
+    def decode(self, data: bytes) -> list[DecodedChar]:
+        table = self.table
+        out: list[DecodedChar] = []
+        i, n = 0, len(data)
+        while i < n:
+            byte = data[i]
+            if GBK_LEAD_FIRST <= byte <= GBK_LEAD_LAST and i + 1 < n:
+                try:
+                    text = data[i:i + 2].decode("gbk")
+                except UnicodeDecodeError:
+                    text = None
+                if text is not None:
+                    out.append(DecodedChar((byte << 8) | data[i + 1], text,
+                                           table[byte].width + table[data[i + 1]].width, False))
+                    i += 2
+                    continue
+            out.append(table[byte])
+            i += 1
+        return out
+
+
+def _gbk_winansi(font: Any, kind: str, base_font: str, descriptor: Any) -> bool:
+    """Rule GBK_WINANSI_FONTS (see the constants)."""
+    encoding = get(font, "/Encoding")
+    return (kind == "TrueType" and base_font.startswith(GBK_FONT_PREFIXES)
+            and (encoding is None or name(encoding) == "WinAnsiEncoding")
+            and get(font, "/ToUnicode") is None
+            and not any(get(descriptor, key) is not None
+                        for key in ("/FontFile", "/FontFile2", "/FontFile3")))
 
 
 def _font_encoding(font: Any, kind: str, base_font: str, descriptor: Any, symbolic: bool,
@@ -293,7 +336,8 @@ def load_simple(font: Any, kind: str, font_name: str, base_font: str, limits: Li
         if kind != "Type3" and None in texts else None
     if program_texts is not None:   # last resort, read only when an undecodable code is shown
         table = truetype.ProgramFilledTable(table, program_texts, warnings)
-    font = SimpleFont(font_name, table, font_matrix, ascent, descent, warnings)
+    font_class = GbkSimpleFont if _gbk_winansi(font, kind, base_font, descriptor) else SimpleFont
+    font = font_class(font_name, table, font_matrix, ascent, descent, warnings)
     font.em_scale = em_scale
     return font
 
