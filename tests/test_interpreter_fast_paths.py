@@ -156,3 +156,19 @@ def test_a_planted_bug_in_the_placement_tables_is_caught(monkeypatch):
     differing = sum(_read(random_page(seed), True, monkeypatch) != _read(random_page(seed), False, monkeypatch)
                     for seed in range(20))
     assert differing >= 10
+
+
+def test_a_font_that_decodes_otherwise_keeps_its_decode(monkeypatch):
+    """A SimpleFont subclass with its own decode() (GbkSimpleFont: a GBK lead and trail byte are
+    one character) has no code reader: the fast paths would read its codes one byte each."""
+    from pdfbuilder import Raw
+
+    b = PdfBuilder()
+    font = b.add({"Type": "/Font", "Subtype": "/TrueType", "BaseFont": Raw("/宋体".encode("utf-8")),
+                  "FirstChar": 32, "LastChar": 255, "Widths": [500] * 224})
+    shown = "中文 ab".encode("gbk").hex().encode()
+    b.page(b"BT /F1 12 Tf 72 700 Td <%s> Tj [<%s> -200 (x)] TJ ET" % (shown, shown), fonts={"F1": font})
+    data = b.build()
+    glyphs, _, _ = _read(data, True, monkeypatch)
+    assert "".join(g[0] for g in glyphs) == "中文 ab中文 abx"
+    assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
