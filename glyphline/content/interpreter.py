@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import math
 import struct
+from typing import NamedTuple
 
 from ..errors import BudgetExceeded
 from ..fonts.base import Font
-from ..fonts.composite import CompositeFont
-from ..fonts.simple import SimpleFont
 from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
 from .env import PageEnv
@@ -37,12 +36,44 @@ SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more ac
 _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
 MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
+# The fast paths (placement tables, show()'s level baselines, op_show_run) on; False sends every
+# string through its font's decode() and place() char by char in show(), the reference they must
+# equal glyph for glyph (tests/test_interpreter_fast_paths.py). Read as text is shown.
+FAST_PATHS = True
 
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _INVISIBLE_MODES = (3, 7)       # text render modes that paint nothing (OCR layers)
 _BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
 _new_glyph = tuple.__new__      # Glyph(...) without the Python-level __new__: one call less per glyph
 _PLACEMENT_KEY = struct.Struct("9d").pack   # exact floats: 0.0 and -0.0 are different text states
+
+
+class TextSetup(NamedTuple):
+    """What showing horizontal text derives from the text state, the font and the linear part of
+    Tm × CTM (_Interpreter.horizontal_setup); kept until one of its inputs changes."""
+
+    a: float                # M = Tm × CTM (text space → viewer space): where text-space x goes
+    b: float
+    scale: float            # Tfs × Th: a TJ number's thousandths → text space
+    rise_x: float           # Ts in viewer space
+    rise_y: float
+    dx: float               # the glyphs' writing direction, box, size, font, flags, mcid (Glyph)
+    dy: float
+    height: float
+    descent: float
+    em: float
+    centre_x: float         # box centre minus baseline point, in viewer space (the clip test)
+    centre_y: float
+    name: str
+    flags: int
+    mcid: int
+    state: tuple            # the placement state: what place() needs besides the char
+    decode: object          # the font's decode()
+    placements: object      # code → placement (_PlacementTable), or None: no code reader, or FAST_PATHS off
+    code_bytes: int         # bytes per code of the placement table
+
+
+_GLYPH = slice(5, 15)   # TextSetup[_GLYPH]: dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid
 
 
 class _PlacementTable(dict):
@@ -211,7 +242,7 @@ class _Interpreter:
         # text object state (not saved by q)
         self.tm = IDENTITY
         self.tlm = IDENTITY
-        self.setup: tuple | None = None   # show()'s derived values; None whenever an input changes
+        self.setup: TextSetup | None = None   # show()'s derived values; None whenever an input changes
         self.saved: list[tuple] = []
         self.ignored_saves = 0
         self.marked: list[tuple] = []     # (mcid before, span started here or None)
@@ -450,73 +481,20 @@ class _Interpreter:
     def op_show(self, operands) -> None:
         if operands[0].__class__ is not bytes:
             raise TypeError("string")
-        if not self.show_upright(operands):
-            self.show(operands)
+        self.show(operands)
 
     def op_show_array(self, operands) -> None:
         items = operands[0]
         if items.__class__ is not list:
             raise TypeError("array")
-        if not self.show_upright(items):
-            self.show(items)
-
-    def show_upright(self, items: list) -> bool:
-        """show() for upright text (a level baseline: Tm × CTM has no shear b) in a font with a
-        placement table, outside /ActualText: the baseline y never changes along a TJ array, so
-        it is tested against the clip once, and the strings are charged up front. False when
-        the text is not such (show() then does it)."""
-        setup = self._horizontal_setup()
-        if setup is None or self.span is not None:
-            return False
-        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
-         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
-         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
-        if b != 0.0 or placements is None:
-            return False
-        strings = [item for item in items if item.__class__ is bytes]
-        if code_bytes != 1 and any([len(string) & 1 for string in strings]):
-            return False                             # an odd byte: show() decodes it
-        x, y = self._pen_origin(rise_x, rise_y)
-        if y == 0.0:
-            return False                             # y + 0.0 could flip the sign of a zero y
-        self.budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
-        clip = self.clip
-        if clip is not None:
-            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
-            # a glyph's box centre is tested against the clip; end_y == y on a level baseline
-            level_inside = y0 <= (y + y) * 0.5 + centre_y <= y1
-        out_append = self.out.append
-        new = _new_glyph
-        undecodable = 0
-        pen = 0.0
-        for item in items:
-            if item.__class__ is bytes:
-                for code in _codes(item, code_bytes):
-                    text, width_x, _, move, move_x, _, advance = placements[code]
-                    if text:
-                        end_x = x + width_x
-                        if clip is None or (level_inside and x0 <= (x + end_x) * 0.5 + centre_x <= x1):
-                            out_append(new(Glyph, (text, x, y, end_x, y, advance, dx, dy,
-                                                   height, descent, em, name, flags, mcid)))
-                    elif text is None:   # "" is a glyph without text of its own: not undecodable
-                        undecodable += 1
-                    pen += move
-                    x += move_x
-            elif item.__class__ is int or item.__class__ is float:
-                shift = -item * THOUSANDTH * scale
-                pen += shift
-                x += shift * a
-        ta, tb, tc, td, te, tf = self.tm
-        self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
-        if undecodable:
-            self.env.undecodable += undecodable
-        return True
+        self.show(items)
 
     def op_show_run(self, operands) -> None:
         """A lexer TEXT_RUN, "string Tj tx ty Td" repeated. Skia draws every glyph so, one code per
-        string: such a run takes show()'s cached-placement path with the per-item tests, budget
-        charges and pen moves taken out of the loop (every Td starts the next glyph afresh; the
-        run is charged whole, up front). Any other run goes through show()."""
+        string: such a run in a font with a placement table is shown here, glyph by glyph with
+        the per-item tests, budget charges and pen moves of show() taken out of the loop (every
+        Td starts the next glyph afresh; the run is charged whole, up front). Any other run
+        goes through show()."""
         items = operands[0]
         if items.__class__ is not list:
             raise TypeError("array")
@@ -524,9 +502,8 @@ class _Interpreter:
         if setup is None or self.span is not None or len(items) & 1:
             self.show(items)
             return
-        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
-         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
-         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
+        placements, code_bytes, rise_x, rise_y = setup.placements, setup.code_bytes, setup.rise_x, setup.rise_y
+        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
         strings = items[::2]
         if placements is None or set(map(len, strings)) != {code_bytes}:
             self.show(items)
@@ -577,7 +554,7 @@ class _Interpreter:
         self.op_next_line(())
         self.op_show((string,))
 
-    def _horizontal_setup(self) -> tuple | None:
+    def _horizontal_setup(self) -> TextSetup | None:
         """show()'s derived text state, or None when there is no font or it writes vertically."""
         setup = self.setup
         if setup is None:
@@ -598,8 +575,16 @@ class _Interpreter:
         return e + rise_x, f + rise_y
 
     def show(self, items) -> None:
-        """Show the strings of a TJ array, a Tj or a text run: a number between strings moves
-        the pen (TJ), a (tx, ty) pair starts a new line (the Td of a lexer TEXT_RUN)."""
+        """Show the strings of a Tj, a TJ array or a lexer text run: a number between strings
+        moves the pen (TJ), a (tx, ty) pair starts a new line (the Td of a text run).
+
+        Where a horizontal glyph is made and clipped (its box centre inside the clip grown by
+        CLIP_MARGIN_EM), but for Skia's one-code runs (op_show_run). A string is read through
+        the font's placement table when it has one (FAST_PATHS), else decoded and placed char
+        by char. On a level baseline (Tm × CTM has no shear b, no Td) the pen's y never
+        changes: it is tested against the clip once, and text wholly read through the table is
+        charged up front; any other text string by string, so the glyphs of the strings before
+        a budget runs out stay."""
         setup = self._horizontal_setup()
         if setup is None:
             font = self.font
@@ -608,21 +593,30 @@ class _Interpreter:
             else:
                 self.show_vertical(font, items)
             return
-        (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
-         advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise_x, rise_y,
-         name, flags, mcid, decode, placements, char_of, code_bytes) = setup
+        a, b, scale, rise_x, rise_y = setup[:_GLYPH.start]
+        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
+        state, decode, placements, code_bytes = setup[_GLYPH.stop:]
         ta, tb, tc, td, te, tf = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
         x, y = self._pen_origin(rise_x, rise_y)      # the pen in viewer space, moved incrementally
         span = self.span
+        budget = self.budget
+        # a level baseline: y + 0.0 could flip the sign of a zero y, and a Td moves the line
+        level = FAST_PATHS and b == 0.0 and y != 0.0 and not (len(items) > 1 and items[1].__class__ is tuple)
+        charged = False                              # the whole text charged up front
+        if level and placements is not None and span is None:
+            strings = [item for item in items if item.__class__ is bytes]
+            charged = code_bytes == 1 or not any([len(string) & 1 for string in strings])
+            if charged:
+                budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
         clip = self.clip
         if clip is not None:
             x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
+            level_inside = level and y0 <= (y + y) * 0.5 + centre_y <= y1
         out_append = self.out.append
-        charge_glyphs = self.budget.charge_glyphs
-        charge_operators = self.budget.charge_operators
+        charge_glyphs = budget.charge_glyphs
+        charge_operators = budget.charge_operators
         place = self.place
-        state = (a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit)
         new = _new_glyph
         undecodable = 0
         pen = 0.0                                    # the same pen along text-space x, for Tm
@@ -633,9 +627,11 @@ class _Interpreter:
                     shift = -item * THOUSANDTH * scale
                     pen += shift
                     x += shift * a
-                    y += shift * b
+                    if not level:
+                        y += shift * b
                 elif item.__class__ is tuple:        # Td inside a text run: a new line origin
-                    charge_operators(2)              # the run's Tj and Td count as operators
+                    if not charged:
+                        charge_operators(2)          # the run's Tj and Td count as operators
                     if line is None:
                         te, tf = self.tlm[4:]
                     move_x, move_y = item
@@ -645,49 +641,37 @@ class _Interpreter:
                     x = te * ca + tf * cc + ce + rise_x
                     y = te * cb + tf * cd + cf + rise_y
                 continue
-            if placements is not None and span is None and (code_bytes == 1 or not len(item) & 1):
+            if placements is not None and (code_bytes == 1 or not len(item) & 1):
                 # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
-                codes = _codes(item, code_bytes)
+                table = placements
+                codes = item if code_bytes == 1 else _codes(item, 2)
+            else:
+                table = [place(state, char) for char in decode(item)]
+                codes = range(len(table))
+            if not charged:
                 charge_glyphs(len(codes))
-                for code in codes:
-                    text, width_x, width_y, move, move_x, move_y, advance = placements[code]
-                    if text:
-                        end_x = x + width_x
-                        end_y = y + width_y
-                        if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                            and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                            out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                                   height, descent, em, name, flags, mcid)))
-                    elif text is None:   # "" is a glyph without text of its own: not undecodable
-                        undecodable += 1
-                    pen += move
-                    x += move_x
-                    y += move_y
-                continue
-            chars = decode(item)
-            charge_glyphs(len(chars))
-            for char in chars:
-                text, width_x, width_y, move, move_x, move_y, advance = place(state, char)
-                if span is None:
-                    if text:
-                        end_x = x + width_x
-                        end_y = y + width_y
-                        if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                            and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                            out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                                   height, descent, em, name, flags, mcid)))
-                    elif text is None:   # "" is a glyph without text of its own: not undecodable
-                        undecodable += 1
-                else:                                # inside /ActualText: only where the span lies
+            for code in codes:
+                text, width_x, width_y, move, move_x, move_y, advance = table[code]
+                if span is not None:                 # inside /ActualText: only where the span lies
                     if span.first is None:
                         span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
                     span.end_x = x + width_x
                     span.end_y = y + width_y
                     span.pen_x = x + move_x
                     span.pen_y = y + move_y
+                elif text:
+                    end_x = x + width_x
+                    end_y = y if level else y + width_y
+                    if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
+                                        and (level_inside or y0 <= (y + end_y) * 0.5 + centre_y <= y1)):
+                        out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
+                                               height, descent, em, name, flags, mcid)))
+                elif text is None:   # "" is a glyph without text of its own: not undecodable
+                    undecodable += 1
                 pen += move
                 x += move_x
-                y += move_y
+                if not level:
+                    y += move_y
         self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
         if line is not None:
             self.tlm = (ta, tb, tc, td, te, tf)
@@ -717,7 +701,7 @@ class _Interpreter:
             te, tf = line
         return tx * ta + ty * tc + te, tx * tb + ty * td + tf
 
-    def horizontal_setup(self, font: Font) -> tuple:
+    def horizontal_setup(self, font: Font) -> TextSetup:
         """What show() derives from the text state and the linear part of Tm × CTM.
 
         Kept in self.setup until one of its inputs changes: text positioning (Td, T*, showing)
@@ -769,32 +753,30 @@ class _Interpreter:
         advance_x = scale * fm_x * a                 # glyph units → viewer-space font advance
         advance_y = scale * fm_x * b
         advance_unit = x_unit * sign                 # pen move (text space) → signed viewer length
-        placements, char_of, code_bytes = self.placement_table(
-            font, (a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit))
-        return (a, b, c, d, scale, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y,
-                advance_unit, dx, dy, height, descent, em, centre_x, centre_y, rise * c, rise * d,
-                font.name, flags, self.mcid, font.decode, placements, char_of, code_bytes)
+        state = (a, b, h_scale, size_x, char_spacing, space_spacing, advance_x, advance_y, advance_unit)
+        placements, code_bytes = self.placement_table(font, state)
+        return TextSetup(a, b, scale, rise * c, rise * d, dx, dy, height, descent, em, centre_x, centre_y,
+                         font.name, flags, self.mcid, state, font.decode, placements, code_bytes)
 
     def placement_table(self, font: Font, state: tuple) -> tuple:
-        """(code → placement dict, code → DecodedChar, bytes per code) under a text state, or Nones.
+        """(code → placement dict, bytes per code) under a text state, or (None, 0).
 
         A placement depends only on the font, the code and these values, so every line set in the
         same font and size (Td and Tm translations included) shares one table: show() then does
-        one lookup per glyph. Only fonts whose codes are read straight from the bytes qualify:
-        simple fonts (one byte) and CID fonts with the two-byte Identity codespace."""
-        if type(font) is SimpleFont and len(font.table) == 256:
-            char_of, code_bytes = font.table.__getitem__, 1
-        elif type(font) is CompositeFont and font.two_byte:
-            char_of, code_bytes = font.two_byte_char, 2
-        else:
-            return None, None, 0
+        one lookup per glyph. Only fonts whose codes are read straight from the bytes qualify
+        (Font.code_reader: simple fonts, CID fonts with the two-byte Identity codespace), and
+        none when FAST_PATHS is off."""
+        reader = font.code_reader() if FAST_PATHS else None
+        if reader is None:
+            return None, 0
+        char_of, code_bytes = reader
         key = (id(font), _PLACEMENT_KEY(*state))
         entry = self.placements.get(key)
         if entry is None or entry[0] is not font:   # the font is kept in the entry: its id is not reused
             if len(self.placements) >= MAX_PLACEMENT_STATES:
                 self.placements.clear()
             entry = self.placements[key] = (font, _PlacementTable(state, char_of))
-        return entry[1], char_of, code_bytes
+        return entry[1], code_bytes
 
     def show_vertical(self, font: Font, items) -> None:
         """Vertical writing (WMode 1): the pen moves down by w1; glyphs stand on a vertical centre line."""

@@ -8,10 +8,14 @@ Contract (the interpreter relies on nothing else):
 - `text` is None when the code cannot be decoded: the interpreter drops the glyph (it still
   moves the pen) and counts it in the page's warnings. Never '(cid:N)', never U+FFFD.
 - Loading a font never raises: a broken font dict gives a best-effort font and `warnings`.
+- `Font.code_reader()` may offer a faster way to the same chars: (char_of, code_bytes) when every
+  code is `code_bytes` bytes (big-endian) and `char_of(code)` is exactly the char decode() gives
+  (a subclass that overrides decode() must not inherit its parent's reader).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 IDENTITY_FONT_MATRIX = (0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
 
@@ -39,3 +43,8 @@ class Font:
 
     def decode(self, data: bytes) -> list[DecodedChar]:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def code_reader(self) -> tuple[Callable[[int], DecodedChar], int] | None:
+        """(code → DecodedChar, bytes per code) when the codes can be read straight from the
+        bytes, every code that long; None when only decode() can split a string."""
+        return None

@@ -153,6 +153,13 @@ class CompositeFont(Font):
         """Every code is two bytes (the codespace is <0000> <FFFF>): see two_byte_char."""
         return self._two_byte
 
+    def code_reader(self):
+        """Two bytes a code when the codespace is <0000> <FFFF> (Identity-H/V and the like);
+        none for a subclass that decodes otherwise."""
+        if type(self).decode is not CompositeFont.decode or not self._two_byte:
+            return None
+        return self.two_byte_char, 2
+
     def two_byte_char(self, code: int) -> DecodedChar:
         """The char of one two-byte code, as decode() gives it (for callers that split the bytes themselves)."""
         return self._caches[2].get(code) or self._char(code, 2)

@@ -72,6 +72,12 @@ class SimpleFont(Font):
     def decode(self, data: bytes) -> list[DecodedChar]:
         return list(map(self._lookup, data))
 
+    def code_reader(self):
+        """One byte a code, `table[code]`; none for a subclass that decodes otherwise."""
+        if type(self).decode is not SimpleFont.decode or len(self.table) != 256:
+            return None
+        return self.table.__getitem__, 1
+
 
 class GbkSimpleFont(SimpleFont):
     """Rule GBK_WINANSI_FONTS: a GBK lead byte and its trail byte are one character whose

@@ -1,0 +1,174 @@
+"""The interpreter's fast paths (placement tables, show()'s level baselines, op_show_run for
+Skia's "<hex> Tj dx 0 Td" runs) must give exactly what the general path gives: random pages
+of Tj/TJ/'/" with kerning numbers, Tc/Tw/Tz/Ts/TL/Td/TD/Tm/T*, q/Q, cm, render modes, ActualText
+spans and crop boxes, in a Type1 font with widths, a standard-14 font, a TrueType font, a Type0
+Identity-H font (odd bytes too), an Identity-V font and a Type3 font, are read with
+interpreter.FAST_PATHS on and off and compared glyph for glyph, bit for bit."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import glyphline
+from glyphline.content import interpreter
+from pdfbuilder import PdfBuilder
+
+PAGES = 300
+LETTERS = b"AaBbcdefghijklmnopqrstuvwxyz0123456789.,;-()\\ "
+
+
+def _fonts(b: PdfBuilder) -> dict:
+    widths = [250 + (code * 37) % 500 for code in range(32, 127)]
+    cid_map = {code: chr(0x4E00 + code) for code in range(1, 40)}
+    cid_map.update({0x41 + k: chr(0x41 + k) for k in range(26)})
+    return {
+        "T1": b.font_type1("TestSerif", widths=widths, ascent=700, descent=-210),
+        "H": b.font_type1("Helvetica"),
+        "TT": b.font_truetype("TestSans", widths=widths),
+        "CH": b.font_type0(cid_map, w=[1, [500, 600, 700], 0x41, 0x5A, 550], dw=1000),
+        "CV": b.font_type0(cid_map, vertical=True, w=[1, [500, 600, 700]], w2=[1, [-900, 400, 880]]),
+        "T3": b.font_type3({0x61: "a", 0x62: "b", 0x63: "c", 0x20: "space", 0x7A: "z"},
+                           font_matrix=(0.01, 0, 0, 0.01, 0, 0), width=60),
+    }
+
+
+def _number(rng: random.Random, low: float, high: float) -> bytes:
+    value = rng.choice([0, 0, rng.randint(int(low), int(high)), round(rng.uniform(low, high), 3)])
+    return b"%g" % value
+
+
+def _string(rng: random.Random, font: str) -> bytes:
+    if font in ("CH", "CV"):
+        codes = [rng.choice([1, 2, 3, 4, 0x41, 0x42, 0x5A, 0x20, 0x3000, 0x7777]) for _ in range(rng.randint(0, 6))]
+        data = "".join("%04X" % code for code in codes)
+        if rng.random() < 0.1:
+            data += "4"                              # an odd byte: the general path decodes it
+        return b"<" + data.encode() + b">"
+    if font == "T3":
+        data = bytes(rng.choice(b"abcz \x01") for _ in range(rng.randint(0, 6)))
+    else:
+        data = bytes(rng.choice(LETTERS + b"\x01\x80\xe9") for _ in range(rng.randint(0, 8)))
+    if rng.random() < 0.3:
+        return b"<" + data.hex().encode() + b">"
+    return b"(" + data.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
+
+
+def _operation(rng: random.Random, fonts: list[str], state: dict) -> bytes:
+    kind = rng.choices(["Tf", "Td", "TD", "Tm", "T*", "Tc", "Tw", "Tz", "Ts", "TL", "Tr", "Tj", "TJ", "'", '"',
+                        "run", "q", "Q", "cm", "span"],
+                       weights=[4, 4, 1, 3, 2, 2, 2, 1, 2, 1, 1, 10, 10, 2, 2, 6, 2, 2, 1, 1])[0]
+    if kind == "Tf":
+        state["font"] = rng.choice(fonts)
+        return b"/%s %s Tf" % (state["font"].encode(), rng.choice([b"10", b"12", b"7.5", b"-9", b"24", b"0"]))
+    if kind in ("Td", "TD"):
+        return b"%s %s %s" % (_number(rng, -40, 200), _number(rng, -30, 30), kind.encode())
+    if kind == "Tm":
+        a, b, c, d = rng.choice([(1, 0, 0, 1), (1, 0, 0, 1), (2, 0, 0, 2), (0, 1, -1, 0), (1, 0.2, 0, 1),
+                                 (0.7071, 0.7071, -0.7071, 0.7071), (1, 0, 0, -1), (-1, 0, 0, 1)])
+        return b"%g %g %g %g %s %s Tm" % (a, b, c, d, _number(rng, -20, 620), _number(rng, -20, 800))
+    if kind == "T*":
+        return b"T*"
+    if kind in ("Tc", "Tw", "Ts", "TL"):
+        return b"%s %s" % (_number(rng, -3, 14), kind.encode())
+    if kind == "Tz":
+        return b"%s Tz" % rng.choice([b"100", b"50", b"150", b"-100", b"0"])
+    if kind == "Tr":
+        return b"%d Tr" % rng.choice([0, 0, 3, 7, 1])
+    if kind == "Tj":
+        return _string(rng, state["font"]) + b" Tj"
+    if kind == "TJ":
+        items = [_string(rng, state["font"]) if rng.random() < 0.6 else _number(rng, -500, 500)
+                 for _ in range(rng.randint(0, 8))]
+        return b"[" + b" ".join(items) + b"] TJ"
+    if kind == "'":
+        return _string(rng, state["font"]) + b" '"
+    if kind == '"':
+        return b"%s %s %s \"" % (_number(rng, 0, 5), _number(rng, -1, 3), _string(rng, state["font"]))
+    if kind == "run":                                # Skia: one glyph per Tj, the pen moved by Td
+        pairs = []
+        for _ in range(rng.randint(1, 12)):
+            string = _string(rng, state["font"])
+            if rng.random() < 0.8 and state["font"] in ("CH", "CV"):
+                string = b"<%04X>" % rng.choice([1, 2, 3, 0x41, 0x7777])
+            elif rng.random() < 0.8:
+                string = b"<%02X>" % rng.choice(LETTERS + b"\x01")
+            pairs.append(b"%s Tj %s %s Td" % (string, _number(rng, -2, 12), _number(rng, -1, 1)))
+        return b"\n".join(pairs)
+    if kind == "q":
+        state["depth"] += 1
+        return b"q"
+    if kind == "Q":
+        state["depth"] = max(0, state["depth"] - 1)
+        return b"Q"
+    if kind == "cm":
+        return rng.choice([b"1 0 0 1 5 -7 cm", b"0.5 0 0 0.5 0 0 cm", b"0 1 -1 0 600 0 cm", b"1 0 0 -1 0 792 cm"])
+    return b"/Span <</ActualText (%s)>> BDC %s Tj EMC" % (rng.choice([b"AT", b"", b"x"]), _string(rng, state["font"]))
+
+
+def random_page(seed: int) -> bytes:
+    """A one-page PDF with a random content stream (see the module docstring)."""
+    rng = random.Random(seed)
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    names = list(fonts)
+    state = {"font": rng.choice(names), "depth": 0}
+    parts = [b"BT /%s 11 Tf 72 700 Td" % state["font"].encode()]
+    for _ in range(rng.randint(5, 60)):
+        if rng.random() < 0.05:
+            parts.append(b"ET BT")
+        parts.append(_operation(rng, names, state))
+    parts.append(b"ET")
+    crop = rng.choice([None, None, (0, 0, 612, 792), (50, 100, 400, 700), (100, 650, 300, 720)])
+    b.page(b"\n".join(parts), fonts=fonts, crop_box=crop)
+    return b.build()
+
+
+def _read(data: bytes, fast: bool, monkeypatch) -> tuple:
+    monkeypatch.setattr(interpreter, "FAST_PATHS", fast)
+    page = glyphline.open(data).page(0)
+    return [tuple(g) for g in page.glyphs], page.warnings, page.unmapped_glyphs
+
+
+@pytest.mark.parametrize("seed", range(PAGES))
+def test_fast_paths_match_the_general_path(seed, monkeypatch):
+    data = random_page(seed)
+    assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)   # bit for bit
+
+
+def test_random_pages_show_text():
+    counts = []
+    for seed in range(0, PAGES, 10):
+        counts.append(len(glyphline.open(random_page(seed)).page(0).glyphs))
+    assert sum(counts) > 1000 and sum(1 for c in counts if c) > len(counts) * 0.6
+
+
+def test_a_planted_bug_in_the_placement_tables_is_caught(monkeypatch):
+    """The comparison sees the fast paths: a placement table one part in a million off fails it."""
+    place = interpreter._Interpreter.place
+
+    def slightly_off(state, char):
+        text, width_x, width_y, move, move_x, move_y, advance = place(state, char)
+        return text, width_x, width_y, move, move_x * (1 + 1e-6), move_y, advance
+
+    monkeypatch.setattr(interpreter._PlacementTable, "__missing__",
+                        lambda table, code: slightly_off(table.state, table.char_of(code)))
+    differing = sum(_read(random_page(seed), True, monkeypatch) != _read(random_page(seed), False, monkeypatch)
+                    for seed in range(20))
+    assert differing >= 10
+
+
+def test_a_font_that_decodes_otherwise_keeps_its_decode(monkeypatch):
+    """A SimpleFont subclass with its own decode() (GbkSimpleFont: a GBK lead and trail byte are
+    one character) has no code reader: the fast paths would read its codes one byte each."""
+    from pdfbuilder import Raw
+
+    b = PdfBuilder()
+    font = b.add({"Type": "/Font", "Subtype": "/TrueType", "BaseFont": Raw("/宋体".encode("utf-8")),
+                  "FirstChar": 32, "LastChar": 255, "Widths": [500] * 224})
+    shown = "中文 ab".encode("gbk").hex().encode()
+    b.page(b"BT /F1 12 Tf 72 700 Td <%s> Tj [<%s> -200 (x)] TJ ET" % (shown, shown), fonts={"F1": font})
+    data = b.build()
+    glyphs, _, _ = _read(data, True, monkeypatch)
+    assert "".join(g[0] for g in glyphs) == "中文 ab中文 abx"
+    assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
