@@ -80,8 +80,16 @@ def run_revision(tree: Path, files: list[Path], modes: list[str], timeout: int) 
     return out
 
 
+# generated data that git does not track (make cmaps, make brotli-data): both revisions read the same
+GENERATED = ("cmaps", "glyphline/data/brotli", "glyphline/data/cmaps")
+
+
 def checkout(revision: str, into: Path) -> Path:
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(into), revision], check=True)
+    for name in GENERATED:
+        if (ROOT / name).exists() and not (into / name).exists():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            (into / name).symlink_to(ROOT / name)
     return into
 
 
