@@ -28,7 +28,7 @@ from ..glyph import Glyph
 from .lines import HORIZONTAL, LINE_TOLERANCE, Segment, interleaved
 from .model import Word
 from .scripts import is_rtl
-from .words import WORD_GAP_RATIO, build_words, leading_mark, upright_words
+from .words import WORD_GAP_RATIO, build_words, leading_mark
 
 # A free strip at least this wide (in font sizes) shared by consecutive rows is a gutter.
 # Column gutters are about 1 em or more (LaTeX \\columnsep is 10 pt, next to 10–12 pt text);
@@ -491,8 +491,8 @@ def _make_cluster_line(group: list[Segment], rtl: bool = False) -> TextLine:
 
 
 def _make_line(group: list[Segment], rtl: bool = False) -> TextLine:
-    if len(group) == 1 and group[0].upright is not None:
-        return _make_upright_line(group[0], rtl)
+    if _upright.FAST_PATHS and len(group) == 1 and group[0].upright is not None:   # the switch
+        return _upright.make_line(group[0], rtl)
     if len(group) > 1:
         group.sort(key=lambda s: s.u0)
     glyphs, starts, ends = _concatenated(group)
@@ -511,17 +511,4 @@ def _make_line(group: list[Segment], rtl: bool = False) -> TextLine:
     return line
 
 
-def _make_upright_line(seg: Segment, rtl: bool) -> TextLine:
-    """_make_line for one segment of the upright path, from the columns it carries."""
-    _, _, _, _, fonts, _ = seg.upright   # (texts, xs, ys, end_xs, fonts, flags)
-    glyphs, starts, ends = seg.glyphs, seg.starts, seg.ends   # (lines never change them)
-    line = TextLine(
-        glyphs=glyphs, starts=starts, ends=ends, u0=seg.u0, u1=seg.u1, v=seg.v,
-        top=seg.top, bottom=seg.bottom,
-        size=glyphs[0].size,   # what _text_size gives: one font, so one size
-        fonts=frozenset(fonts), order=seg.order,
-    )
-    line.words = upright_words(glyphs, starts, ends, seg.upright, base_rtl=rtl or None)
-    line.footnote_start = leading_mark(glyphs) > 0
-    line.segs = [seg]
-    return line
+from . import _upright   # noqa: E402  the switch's fast module builds on this one: imported last

@@ -15,8 +15,9 @@ Two linear passes, never pairwise over the page:
    it) stay two lines. Each segment's glyphs are then sorted by position along the line and
    duplicates dropped.
 
-Pages of upright horizontal text only (most pages) take _upright_segments: the same rules,
-evaluated over the page's columns of numbers (x, y, ends, units) in whole-list operations.
+Pages of upright horizontal text only (most pages) take _upright.upright_segments when the
+switch _upright.FAST_PATHS is on: the same rules, evaluated over the page's columns of numbers
+(x, y, ends, units) in whole-list operations.
 
 A segment never crosses a gap wider than SEGMENT_GAP_EM: two columns or two table cells on one
 baseline stay apart here; the block stage joins segments that belong to one line of one column.
@@ -25,14 +26,15 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
-from itertools import compress
-from operator import eq, itemgetter, ne, sub
+from operator import itemgetter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..glyph import TEXT_RISE, VERTICAL, Glyph
-from .cleanup import (SPACING_ACCENTS, accent_mark, drop_duplicates, duplicate_limit, on_letter,
-                      with_mark)
+from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
+
+if TYPE_CHECKING:
+    from ._upright import UprightColumns
 
 # Half the larger glyph box height: the normal-distance rule of HotPDF and pdf.js; raised or
 # lowered text (about 0.3–0.4 em) stays on its line, the next line (>= 1 em away) does not.
@@ -104,9 +106,9 @@ class Segment:
     height: float         # largest text unit (capped glyph box height) on the segment
     order: int            # content-stream index of its first-drawn glyph
     vertical: bool = False
-    # (texts, xs, ys, end_xs, fonts, flags) of a segment the upright path cut from one
-    # stream run in one font, in order along the line: the word stage reads these, not the glyphs
-    upright: tuple | None = field(default=None, compare=False, repr=False)
+    # the columns of a segment the fast path (_upright) cut from one stream run in one font, in
+    # order along the line: the word stage reads these, not the glyphs
+    upright: UprightColumns | None = field(default=None, compare=False, repr=False)
 
     @property
     def text(self) -> str:
@@ -156,9 +158,7 @@ def key_vector(key: int) -> tuple[float, float]:
 
 
 class _Run:
-    # items: (u, end, glyph, stream index) per glyph; on the upright path, (start, stop)
-    # ranges of stream indices (merging concatenates either kind), and u0, u1 stay None
-    # until _merge_runs needs them
+    # items: (u, end, glyph, stream index) per glyph
     __slots__ = ("items", "key", "v", "height", "size", "u0", "u1", "order")
 
     def __init__(self, key, item, v, height, size, u0, u1, order):
@@ -183,8 +183,8 @@ def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment
         glyphs = restack_vertical(glyphs)
     accents = (_SPACING_ACCENT.search(text) is not None
                and not SPACING_ACCENTS.keys().isdisjoint([g.text for g in glyphs]))
-    if not accents:
-        segments = _upright_segments(glyphs)
+    if not accents and _upright.FAST_PATHS:   # the switch (see _upright)
+        segments = _upright.upright_segments(glyphs)
         if segments is not None:
             return segments
     runs = _stream_runs(glyphs)
@@ -299,224 +299,12 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     return runs
 
 
-def _upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
-    """build_segments for a page of upright horizontal text only (most pages), or None.
-
-    The same rules as _stream_runs, _merge_runs, _finish and _segment, applied column-wise:
-    u, v are x, y, so the per-glyph work is a few passes over plain lists of numbers (mostly
-    inside the interpreter's C loops) instead of per-glyph Python statements."""
-    n = len(glyphs)
-    if n == 0:
-        return []
-    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = zip(*glyphs)
-    flag_set = set(flags)
-    if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in flag_set):
-        return None
-    # a zero or negative advance: the glyph is a point
-    ends = [u if end < u else end for end, u in zip(end_xs, xs)]
-    # metrics per run of one font (where height, size or descent changes), not per glyph
-    if heights.count(heights[0]) == n and sizes.count(sizes[0]) == n \
-            and descents.count(descents[0]) == n:
-        changes = []
-    else:
-        fonts_of = list(zip(heights, sizes, descents))
-        changes = list(compress(range(1, n), map(ne, fonts_of[1:], fonts_of)))
-    table: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
-    metrics: list[tuple[float, float, float, float]] = []
-    units: list[float] = []
-    run_sizes: list[float] = []
-    for a, b in zip([0] + changes, changes + [n]):
-        key = (heights[a], sizes[a], descents[a])
-        m = table.get(key)
-        if m is None:
-            m = table[key] = _upright_metrics(*key)
-        metrics += [m] * (b - a)
-        units += [m[0]] * (b - a)
-        run_sizes += [m[1]] * (b - a)
-    # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
-    tol, back, gap = LINE_TOLERANCE, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
-    if changes:
-        cuts = [i for i, v, pv, h, ph, u, pe, size
-                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:])
-                if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                        and back * size <= u - pe <= gap * size)]
-    else:   # one font on the page: the same limits for every glyph
-        across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
-        cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
-                if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
-    if cuts and any(f & TEXT_RISE for f in flag_set):
-        # a raised or lowered glyph stays on the line of the glyph before or after it (_stream_runs)
-        rise = SCRIPT_RISE_EM
-        cuts = [i for i in cuts
-                if not ((flags[i] | flags[i - 1]) & TEXT_RISE
-                        and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
-                        and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
-    runs: list[_Run] = []
-    for a, b in zip([0] + cuts, cuts + [n]):
-        if changes and _changes_inside(changes, a, b):
-            run_units = units[a:b]
-            height = max(run_units)
-            v, size = ys[a + run_units.index(height)], max(run_sizes[a:b])
-        else:   # one font along the run
-            height, v, size = units[a], ys[a], run_sizes[a]
-        # the extent along the line is only needed where runs share a baseline (_merge_runs)
-        runs.append(_Run(HORIZONTAL, (a, b), v, height, size, None, None, a))
-    # the glyphs that repeat one of the two before them close by (fake bold), if any
-    repeats = _close_repeats(texts, xs, ys, ends, sizes)
-    segments: list[Segment] = []
-    for run in _merge_runs(runs, lambda a, b: (min(xs[a:b]), max(ends[a:b]))):
-        segments.extend(_upright_finish(run.items, glyphs, texts, xs, ys, ends, sizes, metrics,
-                                        repeats, (changes, end_xs, fonts, flags)))
-    return segments
-
-
-def _changes_inside(changes: list[int], a: int, b: int) -> bool:
-    """Does the font change between glyphs a and b - 1 (changes: sorted indices where it does)?"""
-    i = bisect_right(changes, a)
-    return i < len(changes) and changes[i] < b
-
-
-def _close_repeats(texts, xs, ys, ends, sizes) -> list[int]:
-    """Indices of glyphs with the text of the glyph one or two before them in stream order,
-    within its duplicate_limit: the only places a line drawn in stream order can hold a
-    duplicate (see _may_repeat)."""
-    out = []
-    for step in (1, 2):
-        for i in compress(range(step, len(texts)), map(eq, texts[step:], texts)):
-            limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
-            if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
-                out.append(i)
-    return out
-
-
-def _upright_metrics(height: float, size: float, descent: float) -> tuple[float, float, float, float]:
-    """(text unit, run size, box extent above and below the baseline) of upright glyphs."""
-    h = box_height_of(height, size)
-    unit = text_unit_of(height, size)
-    down = descent if 0.0 <= descent <= h else 0.2 * h
-    return unit, (size if size > 0 else unit), h - down, down
-
-
-def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
-                    metrics, repeats: list[int], more_columns: tuple) -> list[Segment]:
-    """_finish for a merged run of upright glyphs given as index ranges of the page's columns.
-    more_columns: the indices where the font (height, size, descent) changes, end_xs, fonts
-    and flags."""
-    if len(ranges) == 1 and not repeats:
-        # the usual line: one stream run in one font, in order along the line, with sizes (so
-        # its gaps passed the gutter test in stream order): one segment, from slices
-        a, b = ranges[0]
-        changes, end_xs, fonts, flags = more_columns
-        line_xs = xs[a:b]
-        size = sizes[a]   # one font: every glyph's size
-        if ((b - a == 1 or size > 0) and not (changes and _changes_inside(changes, a, b))
-                and list(line_xs) == sorted(line_xs)):
-            first = metrics[a]
-            line_ys = ys[a:b]
-            line_ends = ends[a:b]
-            size = max(0.0, size)
-            return [Segment(
-                glyphs=glyphs[a:b], starts=list(line_xs), ends=line_ends, direction=HORIZONTAL,
-                cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
-                top=min(line_ys) - first[2], bottom=max(line_ys) + first[3],
-                size=size if size > 0 else first[0], height=first[0], order=a,
-                upright=(texts[a:b], line_xs, line_ys, end_xs[a:b], fonts[a:b], flags[a:b]),
-            )]
-    order: range | list[int]
-    in_stream_order = False   # one stream run, already in order along the line
-    if len(ranges) == 1:
-        order = range(*ranges[0])
-        line_xs = xs[order.start:order.stop]
-        in_stream_order = list(line_xs) == sorted(line_xs)   # (no NaN: finite coordinates)
-        if not in_stream_order:
-            order = sorted(order, key=lambda i: (xs[i], i))
-    else:
-        order = sorted((i for a, b in ranges for i in range(a, b)), key=lambda i: (xs[i], i))
-    line = _pick(order, glyphs, texts, xs, ys, ends, sizes, metrics)
-    # a fake-bold copy repeats the text of one of the two previous glyphs: only then look closer
-    if ((repeats or not in_stream_order)
-            and _may_repeat(line[1], line[2], line[3], line[4], line[5])):
-        kept = drop_duplicates(line[0])
-        if len(kept) != len(line[0]):
-            keep = {id(g) for g in kept}
-            order = [i for i, g in zip(order, line[0]) if id(g) in keep]
-            line = _pick(order, glyphs, texts, xs, ys, ends, sizes, metrics)
-            in_stream_order = False
-    line_glyphs, _, starts, line_ys, line_ends, line_sizes, line_metrics = line
-    n = len(order)
-    pieces = [(0, n)]   # positions along the line of the segments it splits into
-    # a stream run passed the gutter test glyph by glyph already (with the same sizes when
-    # they are positive); a line put together otherwise is tested here
-    if n > 1 and not (in_stream_order and min(line_sizes) > 0):
-        widest = max(map(sub, starts[1:], line_ends))
-        smallest = min(line_sizes)
-        if not (smallest > 0 and widest <= SEGMENT_GAP_EM * smallest):
-            pieces = []   # some gap may be a gutter: test each, as _finish does
-            start = 0
-            for k in range(1, n + 1):
-                if k < n:
-                    size = line_sizes[k] or box_height(line_glyphs[k])
-                    if starts[k] - line_ends[k - 1] <= SEGMENT_GAP_EM * size:
-                        continue
-                pieces.append((start, k))
-                start = k
-    out: list[Segment] = []
-    for p, q in pieces:
-        whole = p == 0 and q == n
-        keys = line_metrics if whole else line_metrics[p:q]
-        piece_ys = line_ys if whole else line_ys[p:q]
-        first = keys[0]
-        if keys.count(first) == len(keys):
-            # one font: the extremes of y give the box (rounding preserves order)
-            best_h, v = first[0], piece_ys[0]
-            top, bottom = min(piece_ys) - first[2], max(piece_ys) + first[3]
-        else:
-            piece_units = [m[0] for m in keys]
-            best_h = max(piece_units)
-            v = piece_ys[piece_units.index(best_h)]
-            top = min([y - m[2] for y, m in zip(piece_ys, keys)])
-            bottom = max([y + m[3] for y, m in zip(piece_ys, keys)])
-        piece_ends = line_ends if whole else line_ends[p:q]
-        size = max(0.0, max(line_sizes if whole else line_sizes[p:q]))
-        out.append(Segment(
-            glyphs=line_glyphs if whole else line_glyphs[p:q],
-            starts=starts if whole else starts[p:q], ends=piece_ends,
-            direction=HORIZONTAL, cos=1.0, sin=0.0, u0=starts[p], u1=max(piece_ends),
-            v=v, top=top, bottom=bottom, size=size if size > 0 else best_h, height=best_h,
-            order=min(order[p:q]),
-        ))
-    return out
-
-
-def _pick(order: range | list[int], *columns) -> list[list]:
-    """Each column's values at the indices of `order` (slices when they are consecutive)."""
-    if type(order) is range:
-        a, b = order.start, order.stop
-        return [list(column[a:b]) for column in columns]
-    return [[column[i] for i in order] for column in columns]
-
-
-def _may_repeat(texts: list[str], xs: list[float], ys: list[float], ends: list[float],
-                sizes: list[float]) -> bool:
-    """Could drop_duplicates drop anything? Only a glyph with the text of one of the two
-    glyphs before it, at about the same place (until the first drop, the kept glyphs are
-    the glyphs as they come)."""
-    for step in (1, 2):
-        for i in compress(range(step, len(texts)), map(eq, texts[step:], texts)):
-            limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
-            if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
-                return True
-    return False
-
-
-def _merge_runs(runs: list[_Run], extent=None) -> list[_Run]:
+def _merge_runs(runs: list[_Run]) -> list[_Run]:
     """Merge runs that share a baseline and touch along it.
 
     Runs are grouped by baseline (sorted across the line; a group's first run is its
     reference, so groups never chain), then each group is swept along the line, joining
     runs that overlap or lie within a segment gap of each other, whatever their stream order.
-    `extent(a, b)` gives (u0, u1) of the upright path's runs, which leave them unset until
-    they share a baseline with another run.
     """
     if len(runs) == 1:
         return runs
@@ -532,9 +320,6 @@ def _merge_runs(runs: list[_Run], extent=None) -> list[_Run]:
     merged: list[_Run] = []
     for group in groups:
         if len(group) > 1:
-            if extent is not None:
-                for run in group:
-                    run.u0, run.u1 = extent(*run.items[0])
             group.sort(key=lambda r: r.u0)
         current = group[0]
         lines = None   # the group's open lines, once two of them overlap along the line (rare)
@@ -689,3 +474,6 @@ def _segment(key: int, cos: float, sin: float, items: list) -> Segment:
         size=size if size > 0 else best_h, height=best_h, order=min(it[3] for it in items),
         vertical=vertical,
     )
+
+
+from . import _upright   # noqa: E402  the switch's fast module builds on this one: imported last

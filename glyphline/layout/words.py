@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from itertools import compress
-from operator import sub
 
 from ..glyph import Glyph
 from .bidi import logical_words
@@ -151,40 +150,6 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
     return breaks
 
 
-def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
-                    texts: tuple[str, ...], line_text: str, top_char: str,
-                    check_spaces: bool = False) -> list[bool] | None:
-    """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
-    come in order along it (the furthest end is the previous glyph's): the same rules, with
-    the gaps and their limit computed in whole-list operations rather than glyph by glyph.
-    `check_spaces` (the starts ascend too): None when a whitespace glyph is no word space."""
-    n = len(glyphs)
-    gaps = list(map(sub, starts[1:], ends))
-    limit = ratio * text_unit(glyphs[0])
-    if n - 1 >= TRACKING_MIN_GAPS:
-        # gaps count from the line's own letter gap: tightened lines shift every gap
-        typical = sorted(gaps)[(n - 1) // 2]
-        if typical < 0.0:
-            typical = max(typical, -TRACKING_MAX_EM * glyphs[0].size)
-            gaps = [g - typical for g in gaps]
-    breaks = [g > limit for g in gaps]
-    cap = WIDE_GAP_EM * _em(glyphs[0], text_unit(glyphs[0]))
-    if n - 1 >= LETTER_SPACED_MIN_GAPS and breaks.count(True) >= LETTER_SPACED_SHARE * (n - 1):
-        typical = _letter_gap(texts, gaps, breaks)
-        if typical is not None:
-            # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
-            spaced = [g > typical + limit or g > cap for g in gaps]
-            if not _overlong_word(texts, spaced):
-                breaks = spaced
-    if top_char >= "\u0300" or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
-        if _script_breaks(texts, breaks, gaps, cap, (starts, ends) if check_spaces else None):
-            return None
-    mark = leading_mark(glyphs)
-    if mark:
-        breaks[mark - 1] = True
-    return breaks
-
-
 def _em(g: Glyph, unit: float) -> float:
     """The glyph's font size, or its text unit when the size is not positive."""
     return g.size if g.size > 0 else unit
@@ -224,82 +189,18 @@ def _spaced_letter(ch: str) -> bool:
     return ch.isalnum() and (ch < FIRST_HANGUL or not is_hangul(ch))
 
 
-def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps, spans=None) -> bool:
+def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps) -> None:
     """Whitespace glyphs separate words by themselves; CJK and clusters take no space unless
-    the gap is wider than the cap (`caps`: one per gap, or one for the line).
-
-    `spans`, (starts, ends) of a line whose starts and ends both ascend: stop and return True
-    at a whitespace glyph that is no word space (see SPACE_COVERED_SHARE)."""
+    the gap is wider than the cap (`caps`: one per gap, or one for the line)."""
     n = len(texts)
-    if spans is not None:
-        starts, ends = spans
-        if texts[0].isspace() and _no_word_space(texts, starts, ends, 0):
-            return True
-        inside = SPACE_START_INSIDE_SHARE
     for i in range(1, n):
         a = texts[i - 1]
         b = texts[i]
         if a.isspace() or b.isspace():
             breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
-            if spans is not None and b.isspace():
-                # in an ascending line no glyph before it reaches further into it than the
-                # glyph next to it: look closer only when that one reaches in far enough
-                s0, s1 = starts[i], ends[i]
-                reach = inside * (s1 - s0)
-                if (reach <= 0.0 or ends[i - 1] - s0 >= reach) and _no_word_space(texts, starts, ends, i):
-                    return True
         elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
             # CJK, or a cluster continuing (scripts.py), unless the gap is a table's
             breaks[i - 1] = gaps[i - 1] > (caps if type(caps) is float else caps[i - 1])
-    return False
-
-
-def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: str, xs, ys,
-                   end_xs, fonts, flags) -> list[Word]:
-    """The words of an upright horizontal line in one font, without right-to-left letters or
-    pre-base vowel signs: each word's box comes from the extremes of its glyphs' positions."""
-    n = len(glyphs)
-    first = glyphs[0]
-    h = box_height(first)
-    down = first.descent if 0.0 <= first.descent <= h else 0.2 * h
-    up = h - down
-    size = first.size
-    one_flag = flags.count(flags[0]) == n
-    # on the usual line (one baseline, glyphs and advance ends in order) a word's first and
-    # last glyph give its box; otherwise its extremes do
-    ordered = list(xs) == sorted(xs) and list(end_xs) == sorted(end_xs)
-    flat = ys.count(ys[0]) == n
-    y0 = ys[0] - up
-    y1 = ys[0] + down
-    cuts = list(compress(range(1, n), breaks))
-    if one_flag and ordered and flat:
-        # the usual line: a word is its first glyph's start to its last glyph's end
-        flag = flags[0]
-        if len(line_text) == n:   # one character per glyph: a word's text is a slice of the line's
-            return [Word(line_text[a:b], xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
-                    for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
-        return [Word("".join(texts[a:b]), xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
-                for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
-    words: list[Word] = []
-    append = words.append
-    for a, b in zip([0] + cuts, cuts + [n]):
-        if b - a == 1 and texts[a].isspace():
-            continue   # a whitespace glyph only separates (breaks surround every one)
-        if one_flag:
-            word_flags = flags[a]
-        else:
-            word_flags = 0
-            for f in set(flags[a:b]):
-                word_flags |= f
-        if ordered:
-            x0, x1 = xs[a], end_xs[b - 1]
-        else:
-            x0, x1 = min(xs[a:b]), max(end_xs[a:b])
-        if not flat:
-            # subtracting or adding one number preserves the order of the y values
-            y0, y1 = min(ys[a:b]) - up, max(ys[a:b]) + down
-        append(Word("".join(texts[a:b]), x0, y0, x1, y1, size, fonts[a], word_flags))
-    return words
 
 
 def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
@@ -312,26 +213,23 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
     `columns` is list(zip(*glyphs)) when the caller has it."""
     if not glyphs:
         return []
-    n = len(glyphs)
-    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = \
-        columns or zip(*glyphs)
-    line_text = "".join(texts)
-    if n > 1 and _WHITESPACE.search(line_text) is not None:
-        keep = _word_spaces(texts, line_text, starts, ends)
+    columns = columns or list(zip(*glyphs))
+    if _upright.FAST_PATHS:   # the switch (see _upright)
+        words = _upright.line_words(glyphs, starts, ends, ratio, base_rtl, columns)
+        if words is not None:
+            return words
+    line_text = "".join(columns[0])
+    if len(glyphs) > 1 and _WHITESPACE.search(line_text) is not None:
+        keep = _word_spaces(columns[0], line_text, starts, ends)
         if keep is not None:
             glyphs, starts, ends = _kept(keep, glyphs, starts, ends)
             return build_words(glyphs, starts, ends, ratio, base_rtl)
-    if (n > 1 and heights.count(heights[0]) == n and sizes.count(sizes[0]) == n
-            and list(ends) == sorted(ends)):   # in order (no NaN: finite coordinates)
-        # the common line: one font, drawn in order (see _uniform_breaks)
-        top_char = max(line_text)
-        breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
-        if (top_char < "\u0590" and descents.count(descents[0]) == n
-                and dys.count(0.0) == n and min(dxs) > 0.0):
-            return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
-                            line_text)
-    else:
-        breaks = word_breaks(glyphs, starts, ends, ratio)
+    return words_at_breaks(glyphs, word_breaks(glyphs, starts, ends, ratio), line_text, base_rtl)
+
+
+def words_at_breaks(glyphs: list[Glyph], breaks: list[bool], line_text: str,
+                    base_rtl: bool | None = None) -> list[Word]:
+    """The words of a line cut at its word breaks, in logical reading order (build_words)."""
     if any(g.text[0] >= "\u0590" and is_rtl(g.text[0]) for g in glyphs):
         # right-to-left text is painted in visual order: UAX #9 gives the reading order
         starts_word = [False] + breaks
@@ -340,22 +238,6 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
     else:
         words = [_word(grp) for grp in split_at_breaks(glyphs, breaks)]
     return _settled(words, line_text)
-
-
-def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], columns: tuple,
-                  base_rtl: bool | None = None) -> list[Word]:
-    """build_words for a segment of the upright path (Segment.upright: one font, glyphs in order
-    along the line, direction (1, 0)): the same rules, without transposing the glyphs again."""
-    texts, xs, ys, end_xs, fonts, flags = columns
-    if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
-        line_text = "".join(texts)
-        top_char = max(line_text)
-        if top_char < "\u0590":
-            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char, True)
-            if breaks is not None:   # (None: a whitespace glyph is no word space, see build_words)
-                return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts,
-                                               flags), line_text)
-    return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 
 def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float]) -> list[bool] | None:
@@ -488,3 +370,6 @@ def _word(glyphs: list[Glyph], text: str | None = None) -> Word:
                 if cy > y1:
                     y1 = cy
     return Word(text, x0, y0, x1, y1, first.size, first.font, flags)
+
+
+from . import _upright   # noqa: E402  the switch's fast module builds on this one: imported last

@@ -1,0 +1,455 @@
+"""The layout's fast paths: the same rules as lines.py, words.py and blocks.py, evaluated
+column-wise for the common case, behind one switch (FAST_PATHS).
+
+Pages of upright horizontal text only (most pages) are cut into segments over the page's
+columns of numbers (x, y, ends, units) in whole-list operations instead of glyph by glyph; a
+segment cut from one stream run in one font, in order along the line, carries its columns
+(UprightColumns) so the word stage reads them instead of the glyphs. Lines in one font whose
+advance ends come in order along them get their word breaks and word boxes in whole-list
+operations too.
+
+Every function here gives exactly what the general path gives (tests/test_layout_fast_paths.py
+compares the layout with the switch on and off); the general modules know this one only at
+the switch: lines.build_segments, words.build_words and blocks._make_line.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import compress
+from operator import eq, ne, sub
+from typing import NamedTuple
+
+from ..glyph import TEXT_RISE, VERTICAL, Glyph
+from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
+from .cleanup import drop_duplicates, duplicate_limit
+from .lines import (HORIZONTAL, LINE_TOLERANCE, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
+                    Segment, _merge_runs, _Run, box_height, box_height_of, text_unit, text_unit_of)
+from .model import Word
+from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
+                    TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_RATIO, _WHITESPACE,
+                    _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
+                    _word_spaces, build_words, leading_mark, words_at_breaks)
+
+# The switch: True takes the fast paths where they apply, False lays every page out by the
+# general rules alone (the output is the same; tests turn it off to compare).
+FAST_PATHS = True
+
+
+class UprightColumns(NamedTuple):
+    """Segment.upright: the columns of a segment cut from one stream run in one font, in order
+    along the line (glyph by glyph, as Glyph's fields of the same names)."""
+
+    texts: tuple[str, ...]
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    end_xs: tuple[float, ...]
+    fonts: tuple[str, ...]
+    flags: tuple[int, ...]
+
+
+class _RangeRun(_Run):
+    """A stream run of upright_segments: its items are (start, stop) ranges of the page's glyph
+    indices (merging concatenates them), and its extent along the line is computed when
+    _merge_runs first asks for it (only runs that share a baseline with another run)."""
+
+    __slots__ = ("_u0", "_u1", "_xs", "_ends")
+
+    def __init__(self, span, v, height, size, xs, ends):
+        self.items = [span]
+        self.key = HORIZONTAL
+        self.v = v
+        self.height = height
+        self.size = size
+        self.order = span[0]
+        self._u0 = self._u1 = None
+        self._xs = xs
+        self._ends = ends
+
+    def _extent(self) -> None:
+        a, b = self.items[0]
+        self._u0, self._u1 = min(self._xs[a:b]), max(self._ends[a:b])
+
+    @property
+    def u0(self):
+        if self._u0 is None:
+            self._extent()
+        return self._u0
+
+    @u0.setter
+    def u0(self, value):
+        self._u0 = value
+
+    @property
+    def u1(self):
+        if self._u0 is None:
+            self._extent()
+        return self._u1
+
+    @u1.setter
+    def u1(self, value):
+        self._u1 = value
+
+
+def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
+    """build_segments for a page of upright horizontal text only (most pages), or None.
+
+    The same rules as _stream_runs, _merge_runs, _finish and _segment, applied column-wise:
+    u, v are x, y, so the per-glyph work is a few passes over plain lists of numbers (mostly
+    inside the interpreter's C loops) instead of per-glyph Python statements."""
+    n = len(glyphs)
+    if n == 0:
+        return []
+    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = zip(*glyphs)
+    flag_set = set(flags)
+    if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in flag_set):
+        return None
+    # a zero or negative advance: the glyph is a point
+    ends = [u if end < u else end for end, u in zip(end_xs, xs)]
+    # metrics per run of one font (where height, size or descent changes), not per glyph
+    if heights.count(heights[0]) == n and sizes.count(sizes[0]) == n \
+            and descents.count(descents[0]) == n:
+        changes = []
+    else:
+        fonts_of = list(zip(heights, sizes, descents))
+        changes = list(compress(range(1, n), map(ne, fonts_of[1:], fonts_of)))
+    table: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
+    metrics: list[tuple[float, float, float, float]] = []
+    units: list[float] = []
+    run_sizes: list[float] = []
+    for a, b in zip([0] + changes, changes + [n]):
+        key = (heights[a], sizes[a], descents[a])
+        m = table.get(key)
+        if m is None:
+            m = table[key] = _upright_metrics(*key)
+        metrics += [m] * (b - a)
+        units += [m[0]] * (b - a)
+        run_sizes += [m[1]] * (b - a)
+    # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
+    tol, back, gap = LINE_TOLERANCE, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
+    if changes:
+        cuts = [i for i, v, pv, h, ph, u, pe, size
+                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:])
+                if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
+                        and back * size <= u - pe <= gap * size)]
+    else:   # one font on the page: the same limits for every glyph
+        across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
+        cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
+                if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
+    if cuts and any(f & TEXT_RISE for f in flag_set):
+        # a raised or lowered glyph stays on the line of the glyph before or after it (_stream_runs)
+        rise = SCRIPT_RISE_EM
+        cuts = [i for i in cuts
+                if not ((flags[i] | flags[i - 1]) & TEXT_RISE
+                        and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
+                        and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
+    runs: list[_Run] = []
+    for a, b in zip([0] + cuts, cuts + [n]):
+        if changes and _changes_inside(changes, a, b):
+            run_units = units[a:b]
+            height = max(run_units)
+            v, size = ys[a + run_units.index(height)], max(run_sizes[a:b])
+        else:   # one font along the run
+            height, v, size = units[a], ys[a], run_sizes[a]
+        runs.append(_RangeRun((a, b), v, height, size, xs, ends))
+    # the glyphs that repeat one of the two before them close by (fake bold), if any
+    repeats = _close_repeats(texts, xs, ys, ends, sizes)
+    segments: list[Segment] = []
+    for run in _merge_runs(runs):
+        segments.extend(_upright_finish(run.items, glyphs, texts, xs, ys, ends, sizes, metrics,
+                                        repeats, (changes, end_xs, fonts, flags)))
+    return segments
+
+
+def _changes_inside(changes: list[int], a: int, b: int) -> bool:
+    """Does the font change between glyphs a and b - 1 (changes: sorted indices where it does)?"""
+    i = bisect_right(changes, a)
+    return i < len(changes) and changes[i] < b
+
+
+def _close_repeats(texts, xs, ys, ends, sizes) -> list[int]:
+    """Indices of glyphs with the text of the glyph one or two before them in stream order,
+    within its duplicate_limit: the only places a line drawn in stream order can hold a
+    duplicate (see _may_repeat)."""
+    out = []
+    for step in (1, 2):
+        for i in compress(range(step, len(texts)), map(eq, texts[step:], texts)):
+            limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
+            if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
+                out.append(i)
+    return out
+
+
+def _upright_metrics(height: float, size: float, descent: float) -> tuple[float, float, float, float]:
+    """(text unit, run size, box extent above and below the baseline) of upright glyphs."""
+    h = box_height_of(height, size)
+    unit = text_unit_of(height, size)
+    down = descent if 0.0 <= descent <= h else 0.2 * h
+    return unit, (size if size > 0 else unit), h - down, down
+
+
+def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
+                    metrics, repeats: list[int], more_columns: tuple) -> list[Segment]:
+    """_finish for a merged run of upright glyphs given as index ranges of the page's columns.
+    more_columns: the indices where the font (height, size, descent) changes, end_xs, fonts
+    and flags."""
+    if len(ranges) == 1 and not repeats:
+        # the usual line: one stream run in one font, in order along the line, with sizes (so
+        # its gaps passed the gutter test in stream order): one segment, from slices
+        a, b = ranges[0]
+        changes, end_xs, fonts, flags = more_columns
+        line_xs = xs[a:b]
+        size = sizes[a]   # one font: every glyph's size
+        if ((b - a == 1 or size > 0) and not (changes and _changes_inside(changes, a, b))
+                and list(line_xs) == sorted(line_xs)):
+            first = metrics[a]
+            line_ys = ys[a:b]
+            line_ends = ends[a:b]
+            size = max(0.0, size)
+            return [Segment(
+                glyphs=glyphs[a:b], starts=list(line_xs), ends=line_ends, direction=HORIZONTAL,
+                cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
+                top=min(line_ys) - first[2], bottom=max(line_ys) + first[3],
+                size=size if size > 0 else first[0], height=first[0], order=a,
+                upright=UprightColumns(texts[a:b], line_xs, line_ys, end_xs[a:b], fonts[a:b], flags[a:b]),
+            )]
+    order: range | list[int]
+    in_stream_order = False   # one stream run, already in order along the line
+    if len(ranges) == 1:
+        order = range(*ranges[0])
+        line_xs = xs[order.start:order.stop]
+        in_stream_order = list(line_xs) == sorted(line_xs)   # (no NaN: finite coordinates)
+        if not in_stream_order:
+            order = sorted(order, key=lambda i: (xs[i], i))
+    else:
+        order = sorted((i for a, b in ranges for i in range(a, b)), key=lambda i: (xs[i], i))
+    line = _pick(order, glyphs, texts, xs, ys, ends, sizes, metrics)
+    # a fake-bold copy repeats the text of one of the two previous glyphs: only then look closer
+    if ((repeats or not in_stream_order)
+            and _may_repeat(line[1], line[2], line[3], line[4], line[5])):
+        kept = drop_duplicates(line[0])
+        if len(kept) != len(line[0]):
+            keep = {id(g) for g in kept}
+            order = [i for i, g in zip(order, line[0]) if id(g) in keep]
+            line = _pick(order, glyphs, texts, xs, ys, ends, sizes, metrics)
+            in_stream_order = False
+    line_glyphs, _, starts, line_ys, line_ends, line_sizes, line_metrics = line
+    n = len(order)
+    pieces = [(0, n)]   # positions along the line of the segments it splits into
+    # a stream run passed the gutter test glyph by glyph already (with the same sizes when
+    # they are positive); a line put together otherwise is tested here
+    if n > 1 and not (in_stream_order and min(line_sizes) > 0):
+        widest = max(map(sub, starts[1:], line_ends))
+        smallest = min(line_sizes)
+        if not (smallest > 0 and widest <= SEGMENT_GAP_EM * smallest):
+            pieces = []   # some gap may be a gutter: test each, as _finish does
+            start = 0
+            for k in range(1, n + 1):
+                if k < n:
+                    size = line_sizes[k] or box_height(line_glyphs[k])
+                    if starts[k] - line_ends[k - 1] <= SEGMENT_GAP_EM * size:
+                        continue
+                pieces.append((start, k))
+                start = k
+    out: list[Segment] = []
+    for p, q in pieces:
+        whole = p == 0 and q == n
+        keys = line_metrics if whole else line_metrics[p:q]
+        piece_ys = line_ys if whole else line_ys[p:q]
+        first = keys[0]
+        if keys.count(first) == len(keys):
+            # one font: the extremes of y give the box (rounding preserves order)
+            best_h, v = first[0], piece_ys[0]
+            top, bottom = min(piece_ys) - first[2], max(piece_ys) + first[3]
+        else:
+            piece_units = [m[0] for m in keys]
+            best_h = max(piece_units)
+            v = piece_ys[piece_units.index(best_h)]
+            top = min([y - m[2] for y, m in zip(piece_ys, keys)])
+            bottom = max([y + m[3] for y, m in zip(piece_ys, keys)])
+        piece_ends = line_ends if whole else line_ends[p:q]
+        size = max(0.0, max(line_sizes if whole else line_sizes[p:q]))
+        out.append(Segment(
+            glyphs=line_glyphs if whole else line_glyphs[p:q],
+            starts=starts if whole else starts[p:q], ends=piece_ends,
+            direction=HORIZONTAL, cos=1.0, sin=0.0, u0=starts[p], u1=max(piece_ends),
+            v=v, top=top, bottom=bottom, size=size if size > 0 else best_h, height=best_h,
+            order=min(order[p:q]),
+        ))
+    return out
+
+
+def _pick(order: range | list[int], *columns) -> list[list]:
+    """Each column's values at the indices of `order` (slices when they are consecutive)."""
+    if type(order) is range:
+        a, b = order.start, order.stop
+        return [list(column[a:b]) for column in columns]
+    return [[column[i] for i in order] for column in columns]
+
+
+def _may_repeat(texts: list[str], xs: list[float], ys: list[float], ends: list[float],
+                sizes: list[float]) -> bool:
+    """Could drop_duplicates drop anything? Only a glyph with the text of one of the two
+    glyphs before it, at about the same place (until the first drop, the kept glyphs are
+    the glyphs as they come)."""
+    for step in (1, 2):
+        for i in compress(range(step, len(texts)), map(eq, texts[step:], texts)):
+            limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
+            if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
+                return True
+    return False
+
+
+def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
+                    texts: tuple[str, ...], line_text: str, top_char: str) -> list[bool]:
+    """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
+    come in order along it (the furthest end is the previous glyph's): the same rules, with
+    the gaps and their limit computed in whole-list operations rather than glyph by glyph."""
+    n = len(glyphs)
+    gaps = list(map(sub, starts[1:], ends))
+    limit = ratio * text_unit(glyphs[0])
+    if n - 1 >= TRACKING_MIN_GAPS:
+        # gaps count from the line's own letter gap: tightened lines shift every gap
+        typical = sorted(gaps)[(n - 1) // 2]
+        if typical < 0.0:
+            typical = max(typical, -TRACKING_MAX_EM * glyphs[0].size)
+            gaps = [g - typical for g in gaps]
+    breaks = [g > limit for g in gaps]
+    cap = WIDE_GAP_EM * _em(glyphs[0], text_unit(glyphs[0]))
+    if n - 1 >= LETTER_SPACED_MIN_GAPS and breaks.count(True) >= LETTER_SPACED_SHARE * (n - 1):
+        typical = _letter_gap(texts, gaps, breaks)
+        if typical is not None:
+            # letter-spaced: spaces are the gaps clearly wider than the typical letter gap
+            spaced = [g > typical + limit or g > cap for g in gaps]
+            if not _overlong_word(texts, spaced):
+                breaks = spaced
+    if top_char >= "\u0300" or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
+        _script_breaks(texts, breaks, gaps, cap)
+    mark = leading_mark(glyphs)
+    if mark:
+        breaks[mark - 1] = True
+    return breaks
+
+
+def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: str, xs, ys,
+                   end_xs, fonts, flags) -> list[Word]:
+    """The words of an upright horizontal line in one font, without right-to-left letters or
+    pre-base vowel signs: each word's box comes from the extremes of its glyphs' positions."""
+    n = len(glyphs)
+    first = glyphs[0]
+    h = box_height(first)
+    down = first.descent if 0.0 <= first.descent <= h else 0.2 * h
+    up = h - down
+    size = first.size
+    one_flag = flags.count(flags[0]) == n
+    # on the usual line (one baseline, glyphs and advance ends in order) a word's first and
+    # last glyph give its box; otherwise its extremes do
+    ordered = list(xs) == sorted(xs) and list(end_xs) == sorted(end_xs)
+    flat = ys.count(ys[0]) == n
+    y0 = ys[0] - up
+    y1 = ys[0] + down
+    cuts = list(compress(range(1, n), breaks))
+    if one_flag and ordered and flat:
+        # the usual line: a word is its first glyph's start to its last glyph's end
+        flag = flags[0]
+        if len(line_text) == n:   # one character per glyph: a word's text is a slice of the line's
+            return [Word(line_text[a:b], xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
+                    for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
+        return [Word("".join(texts[a:b]), xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
+                for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
+    words: list[Word] = []
+    append = words.append
+    for a, b in zip([0] + cuts, cuts + [n]):
+        if b - a == 1 and texts[a].isspace():
+            continue   # a whitespace glyph only separates (breaks surround every one)
+        if one_flag:
+            word_flags = flags[a]
+        else:
+            word_flags = 0
+            for f in set(flags[a:b]):
+                word_flags |= f
+        if ordered:
+            x0, x1 = xs[a], end_xs[b - 1]
+        else:
+            x0, x1 = min(xs[a:b]), max(end_xs[a:b])
+        if not flat:
+            # subtracting or adding one number preserves the order of the y values
+            y0, y1 = min(ys[a:b]) - up, max(ys[a:b]) + down
+        append(Word("".join(texts[a:b]), x0, y0, x1, y1, size, fonts[a], word_flags))
+    return words
+
+
+def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
+               base_rtl: bool | None, columns) -> list[Word] | None:
+    """build_words for a line in one font whose advance ends come in order along it and whose
+    whitespace glyphs all separate words (the common line), or None for the general path.
+    `columns`: the line's glyphs transposed."""
+    n = len(glyphs)
+    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = columns
+    if not (n > 1 and heights.count(heights[0]) == n and sizes.count(sizes[0]) == n
+            and list(ends) == sorted(ends)):   # in order (no NaN: finite coordinates)
+        return None
+    line_text = "".join(texts)
+    if _WHITESPACE.search(line_text) is not None and _word_spaces(texts, line_text, starts, ends) is not None:
+        return None   # some whitespace glyph is no word space: build_words drops it first
+    top_char = max(line_text)
+    breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
+    if (top_char < "\u0590" and descents.count(descents[0]) == n
+            and dys.count(0.0) == n and min(dxs) > 0.0):
+        return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
+                        line_text)
+    return words_at_breaks(glyphs, breaks, line_text, base_rtl)
+
+
+def _covered_space(texts, line_text: str, starts: list[float], ends: list[float]) -> bool:
+    """Is some whitespace glyph of a line whose starts and ends both ascend no word space (see
+    words.SPACE_COVERED_SHARE)? In such a line no glyph before a whitespace glyph reaches
+    further into it than the glyph next to it: look closer only when that one reaches in far
+    enough."""
+    if len(line_text) == len(texts):   # one character per glyph: offsets are indices
+        spaces = [m.start() for m in _WHITESPACE.finditer(line_text)]
+    else:
+        spaces = [i for i, t in enumerate(texts) if t.isspace()]
+    inside = SPACE_START_INSIDE_SHARE
+    for k in spaces:
+        if k == 0:
+            if texts[0].isspace() and _no_word_space(texts, starts, ends, 0):
+                return True
+            continue
+        if not texts[k].isspace():
+            continue
+        s0 = starts[k]
+        reach = inside * (ends[k] - s0)
+        if (reach <= 0.0 or ends[k - 1] - s0 >= reach) and _no_word_space(texts, starts, ends, k):
+            return True
+    return False
+
+
+def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], columns: UprightColumns,
+                  base_rtl: bool | None = None) -> list[Word]:
+    """build_words for a segment of upright_segments (Segment.upright: one font, glyphs in
+    order along the line, direction (1, 0)): the same rules, without transposing the glyphs."""
+    texts = columns.texts
+    if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
+        line_text = "".join(texts)
+        top_char = max(line_text)
+        if top_char < "\u0590" and not (_WHITESPACE.search(line_text) is not None
+                                        and _covered_space(texts, line_text, starts, ends)):
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char)
+            return _settled(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
+                                           columns.end_xs, columns.fonts, columns.flags), line_text)
+    return build_words(glyphs, starts, ends, base_rtl=base_rtl)
+
+
+def make_line(seg: Segment, rtl: bool) -> blocks.TextLine:
+    """blocks._make_line for one segment of upright_segments, from the columns it carries."""
+    glyphs, starts, ends = seg.glyphs, seg.starts, seg.ends   # (lines never change them)
+    line = blocks.TextLine(
+        glyphs=glyphs, starts=starts, ends=ends, u0=seg.u0, u1=seg.u1, v=seg.v,
+        top=seg.top, bottom=seg.bottom,
+        size=glyphs[0].size,   # what blocks._text_size gives: one font, so one size
+        fonts=frozenset(seg.upright.fonts), order=seg.order,
+    )
+    line.words = upright_words(glyphs, starts, ends, seg.upright, base_rtl=rtl or None)
+    line.footnote_start = leading_mark(glyphs) > 0
+    line.segs = [seg]
+    return line
