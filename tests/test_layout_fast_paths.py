@@ -1,23 +1,29 @@
-"""The column-wise fast paths of the layout (lines._upright_segments, words._uniform_breaks,
-words._uniform_words and the lines built from Segment.upright columns) must give exactly what
-the glyph-by-glyph rules give: random upright
-pages with fake-bold copies, kerning, out-of-order pieces, gutters, spaces, font changes,
-raised glyphs (by position and by text rise), compared field by field with the general path."""
+"""The layout's fast paths (glyphline/layout/_upright.py) must give exactly what the general
+rules give: random upright pages with fake-bold copies, kerning, out-of-order pieces, gutters,
+spaces, font changes, raised glyphs (by position and by text rise) are laid out with the
+switch (_upright.FAST_PATHS) on and off, and the two results compared field by field through
+the public calls: analyze_page, build_segments and build_words."""
 from __future__ import annotations
 
-import dataclasses
 import random
+from contextlib import contextmanager
 
 import pytest
 
 from glyphline.glyph import TEXT_RISE, Glyph
-from glyphline.layout import blocks, lines, words
+from glyphline.layout import _upright, analyze_page
 from glyphline.layout.cleanup import SOFT_HYPHEN
+from glyphline.layout.lines import build_segments
+from glyphline.layout.words import build_words
+
+SEEDS = range(300)
 
 
-def _page(rng: random.Random, plain: bool = False) -> list[Glyph]:
+def _page(rng: random.Random, plain: bool = False, accents: bool = True) -> list[Glyph]:
     """A random upright page; `plain` pages have no fake-bold copies, no out-of-order pieces and
-    keep one font per line (the lines the column path of Segment.upright takes)."""
+    keep one font per line (the lines whose segments carry their columns, Segment.upright);
+    without `accents`, an apostrophe stands where a spacing accent would (a page with one is
+    cut into segments by the general rules)."""
     fonts = [(8.0, 1.2, 0.25), (10.0, 1.1, 0.22), (12.0, 1.25, 0.3), (10.0, 0.3, 0.0), (0.0, 1.0, 0.2)]
     glyphs: list[Glyph] = []
     y = 50.0
@@ -28,6 +34,8 @@ def _page(rng: random.Random, plain: bool = False) -> list[Glyph]:
             if rng.random() < 0.1 and not plain:
                 size, box, descent = rng.choice(fonts)
             text = rng.choice(["a", "b", "l", "l", " ", "fi", "é", "-", SOFT_HYPHEN, "1", "\u00b4"])
+            if text == "\u00b4" and not accents:
+                text = "'"
             advance = rng.choice([0.0, 0.3, 0.5, 0.6]) * (size or 10.0)
             raised = rng.choice([0.0, 0.0, 0.0, -3.0, 2.0, 0.01])
             flags = rng.choice([0, 0, 0, 8])
@@ -47,76 +55,129 @@ def _page(rng: random.Random, plain: bool = False) -> list[Glyph]:
     return glyphs
 
 
-def _general_segments(glyphs: list[Glyph]) -> list[lines.Segment]:
-    out: list[lines.Segment] = []
-    by_key: dict[int, list] = {}
-    for run in lines._stream_runs(glyphs):
-        by_key.setdefault(run.key, []).append(run)
-    for key, group in by_key.items():
-        for merged in lines._merge_runs(group):
-            out.extend(lines._finish(key, merged, False))
-    return out
+def _seed_page(seed: int) -> list[Glyph]:
+    return _page(random.Random(seed), plain=seed % 3 == 0, accents=seed % 5 == 4)
 
 
-def _general_words(glyphs, starts, ends) -> list[words.Word]:
-    glyphs, starts, ends = words.without_covered_spaces(glyphs, starts, ends)
-    breaks = words.word_breaks(glyphs, starts, ends)
-    out = [words._word(group) for group in words.split_at_breaks(glyphs, breaks)]
-    words._soft_hyphens(out)
-    return [w for w in out if w.text]
-
-
-@pytest.mark.parametrize("seed", range(300))
-def test_upright_segments_match_the_general_path(seed):
-    glyphs = _page(random.Random(seed))
-    fast = lines._upright_segments(glyphs)
-    assert fast is not None
-    assert fast == _general_segments(glyphs)
-
-
-@pytest.mark.parametrize("seed", range(300))
-def test_uniform_words_match_the_general_path(seed):
+def _line(seed: int) -> tuple[list[Glyph], list[float], list[float]]:
+    """One random line, glyphs sorted along it; half of them in one font (the fast path's case)."""
     rng = random.Random(seed)
     glyphs = [g for g in _page(rng) if g.y == 50.0][:60]
-    if rng.random() < 0.5:   # one font, the fast path's case
+    if rng.random() < 0.5:
         glyphs = [g._replace(height=12.0, descent=2.5, size=10.0) for g in glyphs]
     glyphs.sort(key=lambda g: g.x)
-    starts = [g.x for g in glyphs]
-    ends = [max(g.end_x, g.x) for g in glyphs]
-    assert words.build_words(glyphs, starts, ends) == _general_words(glyphs, starts, ends)
+    return glyphs, [g.x for g in glyphs], [max(g.end_x, g.x) for g in glyphs]
 
 
-@pytest.mark.parametrize("seed", range(300))
-def test_lines_from_upright_columns_match_lines_from_glyphs(seed):
-    segments = lines._upright_segments(_page(random.Random(seed), plain=seed % 2 == 0))
-    for rtl in (False, True):
-        fast = blocks._leaf_lines(segments, rtl)
-        general = blocks._leaf_lines([dataclasses.replace(s, upright=None) for s in segments], rtl)
-        assert [(t.words, t.size, t.fonts, t.footnote_start, t.glyphs, t.starts, t.ends)
-                for t in fast] == [(t.words, t.size, t.fonts, t.footnote_start, t.glyphs, t.starts, t.ends)
-                                   for t in general]
-        assert fast == general
+@contextmanager
+def _switch(on: bool):
+    saved = _upright.FAST_PATHS
+    _upright.FAST_PATHS = on
+    try:
+        yield
+    finally:
+        _upright.FAST_PATHS = saved
 
 
-def test_upright_columns_are_carried_by_many_random_lines():
-    carried = sum(s.upright is not None for seed in range(0, 300, 2)
-                  for s in lines._upright_segments(_page(random.Random(seed), plain=True)))
-    assert carried > 300   # the comparison above exercises the column path, not only the general one
+def _on_and_off(call, *args):
+    """call(*args) with the fast paths, then by the general rules alone."""
+    with _switch(True):
+        fast = call(*args)
+    with _switch(False):
+        general = call(*args)
+    return fast, general
+
+
+def _layout(glyphs: list[Glyph]):
+    return analyze_page(list(glyphs), 600.0, 800.0, 1)
+
+
+def _differing(call, inputs) -> int:
+    return sum(fast != general for fast, general in (_on_and_off(call, *args) for args in inputs))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_page_layout_is_the_same_with_the_fast_paths_on_and_off(seed):
+    fast, general = _on_and_off(_layout, _seed_page(seed))
+    assert fast == general
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_segments_are_the_same_with_the_fast_paths_on_and_off(seed):
+    fast, general = _on_and_off(build_segments, _seed_page(seed))
+    assert fast == general   # (Segment.upright, the fast path's columns, does not compare)
+    assert all(s.upright is None for s in general)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_words_are_the_same_with_the_fast_paths_on_and_off(seed):
+    fast, general = _on_and_off(build_words, *_line(seed))
+    assert fast == general
+
+
+def test_the_fast_paths_are_taken_on_the_random_pages():
+    # the comparisons above exercise the fast paths, not only the general one: every random
+    # page is cut into segments column-wise, and most lines of plain pages carry their columns
+    calls = {"segments": 0, "page lines": 0, "lines": 0}
+
+    def counted(name, function):
+        def wrapper(*args, **kwargs):
+            out = function(*args, **kwargs)
+            calls[name] += out is not None
+            return out
+        return wrapper
+
+    saved = _upright.upright_segments, _upright.make_line, _upright.line_words
+    _upright.upright_segments = counted("segments", saved[0])
+    _upright.make_line = counted("page lines", saved[1])
+    _upright.line_words = counted("lines", saved[2])
+    try:
+        for seed in SEEDS:
+            _layout(_seed_page(seed))
+            build_words(*_line(seed))
+    finally:
+        _upright.upright_segments, _upright.make_line, _upright.line_words = saved
+    assert calls["segments"] >= len(SEEDS) * 3 // 4   # (not the pages with spacing accents)
+    assert calls["page lines"] > 50    # lines of one segment that carries its columns
+    assert calls["lines"] > 1000       # lines in one font, in order
+    carried = sum(s.upright is not None for seed in SEEDS[::3] for s in build_segments(_seed_page(seed)))
+    assert carried > 300
+
+
+@pytest.mark.parametrize("planted", ["segments", "words"])
+def test_a_difference_planted_in_a_fast_path_is_caught(planted, monkeypatch):
+    # the comparison can fail: a fast path that cuts segments at a slightly smaller gutter,
+    # or boxes words a hair wider, makes some random pages differ
+    if planted == "segments":
+        monkeypatch.setattr(_upright, "SEGMENT_GAP_EM", _upright.SEGMENT_GAP_EM * 0.9)
+    else:
+        uniform_words = _upright._uniform_words
+
+        def wider(*args):
+            return [w.__class__(w.text, w.x0, w.y0, w.x1 + 1e-9, w.y1, w.size, w.font, w.flags)
+                    for w in uniform_words(*args)]
+        monkeypatch.setattr(_upright, "_uniform_words", wider)
+    assert _differing(_layout, [(_seed_page(seed),) for seed in SEEDS[:100]]) > 0
+    monkeypatch.undo()
+    assert _differing(_layout, [(_seed_page(seed),) for seed in SEEDS[:100]]) == 0
 
 
 def test_a_rotated_glyph_takes_the_general_path():
     g = Glyph("a", 0.0, 0.0, 0.0, -5.0, 5.0, 0.0, -1.0, 10.0, 2.0, 10.0, "F")
-    assert lines._upright_segments([g]) is None
+    assert _upright.upright_segments([g]) is None
+    fast, general = _on_and_off(_layout, [g])
+    assert fast == general
 
 
-def test_a_space_drawn_across_two_letters_is_found_on_the_upright_path():
+def test_a_space_drawn_across_two_letters_is_dropped_with_the_fast_paths_on_and_off():
     # "an nuities": the space glyph overlaps both n's and every start and end still ascends,
-    # so the segment carries its columns; the column path must drop the space as build_words does
+    # so the segment carries its columns; the fast path must drop the space as build_words does
     def g(text, x, advance=5.0):
         return Glyph(text, x, 50.0, x + advance, 50.0, advance, 1.0, 0.0, 12.0, 2.5, 10.0, "F")
     glyphs = [g("a", 0.0), g("n", 5.0), g(" ", 8.8, 2.5), g("n", 10.0), g("u", 15.0)]
-    (segment,) = lines._upright_segments(glyphs)
+    (segment,) = build_segments(glyphs)
     assert segment.upright is not None
-    fast = words.upright_words(segment.glyphs, segment.starts, segment.ends, segment.upright)
-    assert [w.text for w in fast] == ["annu"]
-    assert fast == _general_words(segment.glyphs, segment.starts, segment.ends)
+    assert segment.upright.texts == ("a", "n", " ", "n", "u")
+    fast, general = _on_and_off(_layout, glyphs)
+    assert fast == general
+    assert [w.text for b in fast.blocks for line in b.lines for w in line.words] == ["annu"]
