@@ -18,7 +18,7 @@ from ..layout.hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
 from ..layout.model import Block, PageLayout
 
 if TYPE_CHECKING:
-    from . import DocumentContext, PageContext, RenderedPage
+    from . import PageContext, RenderedPage
 
 __all__ = ["render_page", "reflow_page", "preserve_page", "join_pages", "build_vocabulary", "join_across_pages",
            "Vocabulary", "MODES", "PAGE_MARKER"]
