@@ -260,7 +260,7 @@ def _model_line(t: TextLine) -> Line:
         words=words,
         x0=min([w.x0 for w in words]), y0=min([w.y0 for w in words]),
         x1=max([w.x1 for w in words]), y1=max([w.y1 for w in words]),
-        dx=first.dx, dy=first.dy,
+        dx=first.dx, dy=first.dy, space_after=t.glyphs[-1].text.isspace(),
     )
 
 

@@ -28,6 +28,7 @@ class Line:
     y1: float
     dx: float = 1.0      # writing direction of the line
     dy: float = 0.0
+    space_after: bool = False   # ends in a whitespace glyph: its writer put a word space at the break
 
     @property
     def text(self) -> str:
