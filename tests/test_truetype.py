@@ -285,6 +285,19 @@ def test_symbolic_truetype_with_mac_cmap_and_unicode_cmap_reversed():
     assert text == "בא"
 
 
+def test_symbolic_truetype_with_only_a_mac_cmap_reads_high_codes_by_its_glyph_names():
+    # no /Encoding: WinAnsi is only a guess; the program maps 0xA5 and 0xD5 through its (1,0)
+    # Mac Roman cmap to glyphs named bullet and quoteright (Mac Roman's •, ’; WinAnsi's ¥, Õ)
+    b = PdfBuilder()
+    program = font_program({(1, 0): cmap_format0({0x41: 1, 0xA5: 2, 0xD5: 3, 0xE9: 4})},
+                           names=[".notdef", "A", "bullet", "quoteright", "g4"])
+    text, _ = page_text(b, symbolic_truetype(b, program), hex_codes([0xA5, 0x41, 0xD5, 0xE9], 1))
+    assert text == "•A’é"            # a glyph without a usable name keeps the WinAnsi character
+    b = PdfBuilder()
+    windows = font_program({(3, 0): cmap_format4({0xF0A5: 2})}, names=[".notdef", "A", "bullet"])
+    text, _ = page_text(b, symbolic_truetype(b, windows), hex_codes([0xA5], 1))
+    assert text == "¥"               # unchanged: a (3,0) program's codes keep the WinAnsi reading
+
 def test_codes_the_encoding_decodes_keep_the_encoding_text():
     b = PdfBuilder()
     program = font_program({(3, 0): cmap_format4({0xF041: 1, 0xF001: 2})}, names=[".notdef", "Z", "e"])

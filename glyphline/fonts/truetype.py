@@ -396,7 +396,10 @@ def simple_font_texts(descriptor: Any, read_stream: Callable[[Any], bytes],
         for code in range(256):
             gid = program.glyph_of_simple_code(code)
             out.append(program.unicode_of_glyph(gid) if gid is not None else None)
+        texts.mac_cmap_only = (3, 0) not in program.cmaps and bool(program.cmaps.get((1, 0)))
         return out
+
+    texts.mac_cmap_only = False   # set once read: the program selects glyphs through (1,0) alone
 
     return texts
 
@@ -456,12 +459,16 @@ def _cid_to_gid_map(cid_font: Any, read_stream: Callable[[Any], bytes], warnings
 class ProgramFilledTable(tuple):
     """A simple font's 256 DecodedChars whose undecodable codes get their text from the
     embedded program the first time one of them is looked up (the interpreter indexes the
-    table once per code and text state, so the program is read only if such a code is shown)."""
+    table once per code and text state, so the program is read only if such a code is shown).
+    `guessed` codes have only a WinAnsi guess: a program that selects glyphs through its (1,0)
+    Macintosh cmap alone gives them its own text too (simple.py, MAC_CMAP_ENCODING)."""
 
-    def __new__(cls, chars: tuple, program_texts: Callable[[], list[str | None]], warnings: list[str]):
+    def __new__(cls, chars: tuple, program_texts: Callable[[], list[str | None]], warnings: list[str],
+                guessed: frozenset[int] = frozenset()):
         table = super().__new__(cls, chars)
         table._program_texts = program_texts
         table._warnings = warnings
+        table._guessed = guessed
         table._filled = None
         return table
 
@@ -470,7 +477,7 @@ class ProgramFilledTable(tuple):
         if filled is not None:
             return filled[code]
         char = tuple.__getitem__(self, code)
-        if char.text is not None:
+        if char.text is not None and code not in self._guessed:
             return char
         self._filled = filled = self._fill()
         return filled[code]
@@ -484,7 +491,8 @@ class ProgramFilledTable(tuple):
         except Exception as exc:  # never let a font program end the page
             self._warnings.append(f"embedded font program unusable ({type(exc).__name__})")
             return chars
-        filled = [char if char.text is not None or not texts[char.code] else
+        guessed = self._guessed if getattr(self._program_texts, "mac_cmap_only", False) else ()
+        filled = [char if not texts[char.code] or (char.text is not None and char.code not in guessed) else
                   DecodedChar(char.code, texts[char.code], char.width, char.is_space,
                               char.vertical_advance, char.position_x, char.position_y)
                   for char in chars]
