@@ -40,6 +40,13 @@ TTC_TAG = b"ttcf"
 SFNT_VERSIONS = (b"\x00\x01\x00\x00", b"true", b"OTTO", b"typ1")
 # symbolic fonts map their codes into this block of their (3,0) cmap (ISO 32000-1 §9.6.6.4)
 SYMBOL_CMAP_OFFSETS = (0xF000, 0x0000, 0xF100, 0xF200)
+# CORE_FONT_GLYPH_ORDER: the Windows core fonts (Monotype's Arial, Times New Roman, Courier New)
+# put their first 258 glyphs in the Macintosh standard order below, so a producer that shows
+# them by glyph id without embedding or mapping them still names the characters (pdf.js reads
+# such fonts through its GlyphMapForStandardFonts); Arial Black and Arial Unicode are ordered
+# otherwise.
+CORE_FONT_FAMILIES = ("arial", "timesnewroman", "couriernew")
+CORE_FONT_OTHER_ORDER = ("arialblack", "arialunicode")
 UNICODE_CMAPS = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
 PUA_RANGES = ((0xE000, 0xF8FF), (0xF0000, 0x10FFFF))
 
@@ -441,6 +448,30 @@ def cid_font_text(cid_font: Any, read_stream: Callable[[Any], bytes],
                 return None
             gid = (gids[at] << 8) | gids[at + 1]
         return program.unicode_of_glyph(gid)
+
+    return text
+
+
+def core_font_glyph_text(cid_font: Any, font_name: str) -> Callable[[int], str | None] | None:
+    """CORE_FONT_GLYPH_ORDER: for a CIDFontType2 that is not embedded, shown through Identity
+    CIDs = glyph ids (no /CIDToGIDMap stream), whose name is a Windows core font: glyph id → text
+    by the Macintosh standard order of its first 258 glyphs; None for any other font."""
+    if not is_dict(cid_font) or name(get(cid_font, "/Subtype")) != "CIDFontType2":
+        return None
+    if _program_stream(get(cid_font, "/FontDescriptor")) is not None:
+        return None
+    gid_map = get(cid_font, "/CIDToGIDMap")
+    if gid_map is not None and name(gid_map) != "Identity":
+        return None
+    key = "".join(ch for ch in font_name.lower() if ch.isalnum())
+    if not key.startswith(CORE_FONT_FAMILIES) or key.startswith(CORE_FONT_OTHER_ORDER):
+        return None
+
+    def text(gid: int) -> str | None:
+        if not isinstance(gid, int) or not 0 < gid < len(MAC_GLYPH_NAMES):
+            return None
+        mapped = glyph_to_unicode(MAC_GLYPH_NAMES[gid])
+        return mapped if usable_text(mapped) else None
 
     return text
 
