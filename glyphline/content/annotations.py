@@ -9,9 +9,10 @@ Geometry (§12.5.5): the form's /BBox is transformed by its /Matrix, the boundin
 result is fitted to /Rect by a scale and a translation A, and the content runs with
 Matrix × A × (user space → viewer space). Which annotations are shown follows the peers'
 (pdftotext, MuPDF) *viewing* rules, not printing: Hidden and NoView are skipped, the Print
-flag is not required. A text or choice field with a value but no appearance is drawn from
-its /V with the /DA font size, as viewers generate it (a FreeText without one, from /Contents);
-a list box drawn anew shows its options (/Opt from /TI on), as many as fit its height.
+flag is not required; an annotation in a layer hidden at opening (/OC) is skipped too.
+A text or choice field with a value but no appearance is drawn from its /V with the /DA font
+size, as viewers generate it (a FreeText without one, from /Contents); a list box drawn anew
+shows its options (/Opt from /TI on), as many as fit its height.
 A broken annotation costs only itself: one warning, the page's other text stays.
 """
 from __future__ import annotations
@@ -134,6 +135,9 @@ def _draw_annotation(ref, form: _FormDefaults, page_matrix: tuple, env: PageEnv,
     flags = _integer(annot.get("/F"))
     if flags & (FLAG_HIDDEN | FLAG_NO_VIEW):
         return None
+    layer = annot.get("/OC")
+    if layer is not None and env.optional_content is not None and env.optional_content.hidden(_resolve(layer)):
+        return None                           # in a layer hidden when the document opens
     if flags & FLAG_INVISIBLE and subtype not in STANDARD_SUBTYPES:
         return None
     rect = _box(annot.get("/Rect"))
