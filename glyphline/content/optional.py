@@ -8,8 +8,8 @@ OCG (shown when the group is on) or to an optional content membership dictionary
 visibility expression /VE ([/And …], [/Or …], [/Not x] over groups) when present, else its
 /OCGs under the policy /P (AnyOn by default, AllOn, AnyOff, AllOff).
 
-Glyphline shows what a viewer shows at opening, as pdf.js and poppler (pdftotext) do: content
-in a hidden layer is not page text. Only the /D configuration is read; the /AS usage
+Glyphline reads what a viewer shows at opening: pdf.js and Acrobat do not paint a hidden layer,
+and pdftotext and MuPDF leave its text out (wild corpus: issue269_2, issue11144_reduced). Only the /D configuration is read; the /AS usage
 application rules (print or zoom dependent states) and /Intent are left out, as those viewers
 do for text. A malformed reference shows its content (the spec: an unknown OCG is on).
 """
