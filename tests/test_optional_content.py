@@ -103,3 +103,17 @@ def test_a_page_of_hidden_text_says_so_and_is_no_scan():
     assert result.text.strip() == ""
     assert any("10 glyph(s) on page 1 are in optional content" in w for w in result.warnings)
     assert result.scan is None
+
+
+def test_a_self_referencing_visibility_expression_ends_within_its_budget():
+    # [/And x x … x] where x is the expression itself: exponential without the term budget
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    layer = b.add({"Type": "/OCG", "Name": b"off"})
+    expression = b.reserve()
+    b.set(expression, ["/And"] + [expression] * 50 + [layer])
+    membership = b.add({"Type": "/OCMD", "VE": expression})
+    b.page(b"/OC /M0 BDC " + _line(b"Loop", 700) + b"EMC", fonts={"F1": font},
+           resources={"Properties": {"M0": membership}})
+    result = extract_text(b.build(catalog={"OCProperties": {"OCGs": [layer], "D": {"OFF": [layer]}}}))
+    assert result.text.split() == []   # every level of the loop ANDs in the hidden layer

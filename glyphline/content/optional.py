@@ -23,6 +23,9 @@ from .interpreter import _resolve
 
 MAX_EXPRESSION_DEPTH = 32     # nesting of a /VE expression; real ones nest two or three levels
 MAX_GROUPS_READ = 4096        # entries read from one /ON, /OFF or /OCGs array
+# terms evaluated for one marked section: a hostile /VE that repeats a reference to itself
+# would otherwise branch exponentially within the depth limit; past it the content shows
+MAX_EXPRESSION_TERMS = 10_000
 
 
 class OptionalContent:
@@ -30,6 +33,7 @@ class OptionalContent:
 
     def __init__(self, properties: Any):
         self.off: set = set()            # keys of the groups that are off
+        self._terms = 0                  # terms evaluated by the current hidden() call
         properties = _resolve(properties)
         if not hasattr(properties, "get"):
             return
@@ -47,9 +51,13 @@ class OptionalContent:
         """Is content marked with this OCG or OCMD hidden in the default configuration?"""
         if not self.off:
             return False
+        self._terms = 0
         return not self._visible(obj, 0)
 
     def _visible(self, obj: Any, depth: int) -> bool:
+        self._terms += 1
+        if self._terms > MAX_EXPRESSION_TERMS:
+            return True
         key = _key(obj)
         obj = _resolve(obj)
         if not hasattr(obj, "get"):
@@ -75,7 +83,8 @@ class OptionalContent:
         return key not in self.off          # an OCG (or anything else: shown)
 
     def _expression(self, expression: list, depth: int) -> bool:
-        if depth >= MAX_EXPRESSION_DEPTH:
+        self._terms += 1
+        if depth >= MAX_EXPRESSION_DEPTH or self._terms > MAX_EXPRESSION_TERMS:
             return True
         operator = _resolve(expression[0])
         operands = [_resolve(item) for item in expression[1:MAX_GROUPS_READ + 1]]
