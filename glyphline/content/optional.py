@@ -34,6 +34,7 @@ class OptionalContent:
     def __init__(self, properties: Any):
         self.off: set = set()            # keys of the groups that are off
         self._terms = 0                  # terms evaluated by the current hidden() call
+        self._known: dict = {}           # OCG or OCMD key → hidden: each is evaluated once
         properties = _resolve(properties)
         if not hasattr(properties, "get"):
             return
@@ -51,8 +52,14 @@ class OptionalContent:
         """Is content marked with this OCG or OCMD hidden in the default configuration?"""
         if not self.off:
             return False
-        self._terms = 0
-        return not self._visible(obj, 0)
+        key = _key(obj)
+        known = self._known.get(key)
+        if known is None:
+            self._terms = 0
+            known = not self._visible(obj, 0)
+            if isinstance(key, tuple) and len(self._known) < MAX_GROUPS_READ:
+                self._known[key] = known   # only objects with a number: an id() may be reused
+        return known
 
     def _visible(self, obj: Any, depth: int) -> bool:
         self._terms += 1
