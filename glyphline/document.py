@@ -227,6 +227,7 @@ class Page:
         self._glyphs: list[Glyph] | None = None
         self._image_coverage = 0.0
         self._unmapped_glyphs = 0
+        self._hidden_glyphs = 0
         # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
         self._warnings: list[str] = document._page_warnings.setdefault(index, [])
 
@@ -247,6 +248,12 @@ class Page:
         """Glyphs shown on the page but left out because their font gives them no Unicode."""
         self.glyphs
         return self._unmapped_glyphs
+
+    @property
+    def hidden_glyphs(self) -> int:
+        """Glyphs left out because they are in an optional content layer hidden at opening."""
+        self.glyphs
+        return self._hidden_glyphs
 
     @property
     def warnings(self) -> list[str]:
@@ -284,6 +291,7 @@ class Document:
         self.keep_outside = keep_outside
         self.sources = glyph_sources(annotations=annotations)   # annotation appearances too, unless turned off
         self._acroform: tuple | None = None  # (the catalog's /AcroForm,) once a page has drawn annotations
+        self._layers: tuple | None = None    # (the optional content's default state,) once a page is read
         self.warnings = warnings
         self._budget = DocumentBudget(limits)
         self._charged: set = set()
@@ -396,7 +404,7 @@ class Document:
         env = PageEnv(
             limits=self.limits, budget=PageBudget(self.limits), load_font=load_font,
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
-            keep_outside=self.keep_outside, warnings=warnings,
+            keep_outside=self.keep_outside, warnings=warnings, optional_content=self._optional_content(),
         )
         with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
             source_input = PageInput(
@@ -423,10 +431,30 @@ class Document:
         warnings = env.warnings
         page._image_coverage = min(1.0, env.image_area / max(1.0, page.width * page.height))
         page._unmapped_glyphs = env.undecodable
+        page._hidden_glyphs = env.hidden_glyphs
+        if env.hidden_glyphs:
+            warnings.append(f"{env.hidden_glyphs} glyph(s) on page {page.number} are in optional content "
+                            f"(layers) hidden when the document opens and were left out")
         if env.undecodable:
             warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
         del warnings[MAX_PAGE_WARNINGS:]
         return glyphs
+
+    def _optional_content(self):
+        """The catalog's /OCProperties read into content.optional.OptionalContent (None when
+        there are no hidden layers), read once."""
+        if self._layers is None:
+            from .content.optional import OptionalContent
+
+            try:
+                root = _resolve(self._reader.trailer.get("/Root"))
+                layers = OptionalContent(root.get("/OCProperties")) if hasattr(root, "get") else None
+            except BudgetExceeded:
+                raise
+            except Exception:
+                layers = None   # unreadable optional content: every layer shows
+            self._layers = (layers if layers is not None and layers.off else None,)
+        return self._layers[0]
 
     def _form(self):
         """The catalog's /AcroForm (None when absent or unreadable), read once."""

@@ -50,6 +50,7 @@ class PageResult:
     scan: bool = False          # an image page with fewer than MIN_CHARS_PER_PAGE characters: needs OCR
     unmapped: bool = False      # too few characters because the fonts have no character mapping (not a scan)
     unmapped_glyphs: int = 0    # glyphs left out because their font gives no Unicode
+    hidden_glyphs: int = 0      # glyphs left out because their optional content layer is hidden
 
 
 @dataclass
@@ -202,7 +203,9 @@ def scan_report(pages: list[PageResult]) -> ScanReport | None:
     total = sum(p.char_count for p in pages)
     # the issue's rule (too few characters per page) — but a tiny text-only file is text, not a scan,
     # and neither are pages whose fonts have no character mapping (unmapped_report)
-    if pages and total / len(pages) < MIN_CHARS_PER_PAGE and (empty or (total == 0 and not any(p.unmapped for p in pages))):
+    # (nor is a document whose text is all in layers hidden at opening)
+    if pages and total / len(pages) < MIN_CHARS_PER_PAGE and (empty or (
+            total == 0 and not any(p.unmapped or p.hidden_glyphs for p in pages))):
         return ScanReport(True, empty or [p.number for p in pages],
                           "no text layer: the document looks scanned (image-only) and needs OCR")
     if not empty:
@@ -260,7 +263,8 @@ def _analyse_page(document: Document, number: int, doc_stats=None) -> tuple[Page
 
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
-    facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs}
+    facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs,
+             "hidden_glyphs": page.hidden_glyphs}
     try:
         layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts)
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
@@ -309,13 +313,14 @@ def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation:
         text = ""
         warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
     return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan,
-                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs)
+                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs, hidden_glyphs=layout.hidden_glyphs)
 
 
 def _lacks_text(layout: PageLayout) -> bool:
-    """A scan: too few characters, images over the page, and not an UNMAPPED_PAGE."""
+    """A scan: too few characters, images over the page, and not an UNMAPPED_PAGE nor a page
+    whose text is in layers hidden at opening."""
     return (layout.char_count < MIN_CHARS_PER_PAGE and layout.image_coverage >= SCAN_IMAGE_COVERAGE
-            and not _lacks_mapping(layout))
+            and not _lacks_mapping(layout) and not layout.hidden_glyphs)
 
 
 def _lacks_mapping(layout: PageLayout) -> bool:

@@ -87,12 +87,12 @@ def needs_document_stats(layout: PageLayout) -> bool:
 
 def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                  doc_stats: DocStats | None = None, *, image_coverage: float = 0.0,
-                 unmapped_glyphs: int = 0) -> PageLayout:
+                 unmapped_glyphs: int = 0, hidden_glyphs: int = 0) -> PageLayout:
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order.
     `image_coverage` (the share of the page painted with images) and `unmapped_glyphs` (glyphs
     the fonts could not decode) are carried for the scan and no-mapping reports."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
-                        unmapped_glyphs=unmapped_glyphs)
+                        unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs)
     texts = [g.text for g in glyphs]
     cleaned = clean_glyph_text(glyphs, texts)
     if cleaned is not glyphs:
@@ -140,12 +140,12 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
 
 
 def fallback_layout(glyphs: list[Glyph], width: float, height: float, number: int, *,
-                    image_coverage: float = 0.0, unmapped_glyphs: int = 0) -> PageLayout:
+                    image_coverage: float = 0.0, unmapped_glyphs: int = 0, hidden_glyphs: int = 0) -> PageLayout:
     """The page's words in drawing order, for a page whose analysis failed: a pen step forward
     of more than FALLBACK_WORD_GAP_EM starts a word; a step back, or off the baseline by more
     than FALLBACK_LINE_JUMP_EM, starts a line. Plain arithmetic only: nothing here can raise."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
-                        unmapped_glyphs=unmapped_glyphs)
+                        unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs)
     texts: list[str] = []
     current: list[str] = []
     last = None
@@ -260,7 +260,7 @@ def _model_line(t: TextLine) -> Line:
         words=words,
         x0=min([w.x0 for w in words]), y0=min([w.y0 for w in words]),
         x1=max([w.x1 for w in words]), y1=max([w.y1 for w in words]),
-        dx=first.dx, dy=first.dy,
+        dx=first.dx, dy=first.dy, space_after=t.glyphs[-1].text.isspace(),
     )
 
 

@@ -28,6 +28,7 @@ class Line:
     y1: float
     dx: float = 1.0      # writing direction of the line
     dy: float = 0.0
+    space_after: bool = False   # ends in a whitespace glyph: its writer put a word space at the break
 
     @property
     def text(self) -> str:
@@ -56,5 +57,6 @@ class PageLayout:
     char_count: int = 0  # characters of text on the page (for scan detection)
     image_coverage: float = 0.0  # share of the page painted with images (for scan detection)
     unmapped_glyphs: int = 0     # glyphs left out because their font has no Unicode for them
+    hidden_glyphs: int = 0       # glyphs left out because their optional content layer is hidden
     # baseline steps between consecutive same-size lines, by size bucket (for DocStats)
     line_pitches: dict[int, list[float]] = field(default_factory=dict)
