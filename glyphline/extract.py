@@ -50,6 +50,7 @@ class PageResult:
     scan: bool = False          # an image page with fewer than MIN_CHARS_PER_PAGE characters: needs OCR
     unmapped: bool = False      # too few characters because the fonts have no character mapping (not a scan)
     unmapped_glyphs: int = 0    # glyphs left out because their font gives no Unicode
+    rotation: int = 0           # the page's /Rotate (0, 90, 180, 270)
 
 
 @dataclass
@@ -74,6 +75,7 @@ class Result:
     metadata: dict[str, str] = field(default_factory=dict)
     document_warnings: list[str] = field(default_factory=list)  # the document's own (repairs, page selection)
     unmapped: ScanReport | None = None   # pages whose fonts have no character mapping (see UNMAPPED_PAGE)
+    layouts: list[PageLayout] = field(default_factory=list, repr=False)  # with keep_layouts=True: each page's layout
 
 
 # ----------------------------------------------------------------------------- page selection
@@ -134,10 +136,11 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 
 def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
                  on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
-                 **option_values: Any) -> Result:
+                 keep_layouts: bool = False, **option_values: Any) -> Result:
     """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
     pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
-    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec."""
+    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec. `keep_layouts`
+    hands back each page's PageLayout (blocks, lines, words, tags) in Result.layouts."""
     options = _options(options, option_values)
     render = renderer(options.mode)
     with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
@@ -166,7 +169,8 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
             text = BOM + text
         return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
                       page_count=document.page_count, metadata=dict(document.metadata),
-                      document_warnings=document_warnings, unmapped=unmapped)
+                      document_warnings=document_warnings, unmapped=unmapped,
+                      layouts=[layout for layout, _, _ in analysed] if keep_layouts else [])
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
@@ -321,7 +325,7 @@ def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation:
         text = ""
         warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
     return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan,
-                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs)
+                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs, rotation=rotation)
 
 
 def _lacks_text(layout: PageLayout) -> bool:

@@ -200,3 +200,16 @@ def test_mcids_missing_from_the_tree_leave_the_block_untagged():
     page = b.page(marked("P", 7, show(72, 700, "Orphan span")), fonts={"F1": font})
     layout = layout_of(b.build(catalog=b.struct_tree(page, [("P", [0])])))
     assert layout.blocks[0].tag is None and layout.order == "geometry"
+
+
+def test_json_output_names_the_tagged_role_and_figures():
+    import json
+
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    page = b.page(marked("H2", 0, show(72, 700, "Section heading")), fonts={"F1": font})
+    tree = [("H2", [0], {"Lang": "en"}), ("Figure", [], {"Alt": "Chart of tides"})]
+    document = json.loads(extract_text(b.build(catalog=b.struct_tree(page, tree)), mode="json").text)
+    page_object = document["pages"][0]
+    assert page_object["blocks"][0]["tag"] == {"role": "H2", "lang": "en"}
+    assert page_object["figures"] == [{"alt": "Chart of tides"}]
