@@ -213,3 +213,12 @@ def test_json_output_names_the_tagged_role_and_figures():
     page_object = document["pages"][0]
     assert page_object["blocks"][0]["tag"] == {"role": "H2", "lang": "en"}
     assert page_object["figures"] == [{"alt": "Chart of tides"}]
+
+
+def test_an_mcid_inside_a_form_does_not_take_the_place_of_the_pages():
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    form = b.form(marked("P", 0, show(0, 0, "Drawn by the form")), fonts={"F1": font})
+    page = b.page(marked("P", 5, b"q 1 0 0 1 72 700 cm /Fm1 Do Q\n"), xobjects={"Fm1": form})
+    document = open_document(b.build(catalog=b.struct_tree(page, [("P", [5])])))
+    assert {g.mcid for g in document.page(0).glyphs} == {5}   # the form's MCID 0 is its own, not page MCID 0
