@@ -12,6 +12,7 @@ Knows nothing about text or glyphs; pypdf objects stay inside this module.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,11 +41,12 @@ BibEntry Aside
 class Tag:
     """What the structure tree says about one marked-content span (one MCID on one page)."""
 
-    order: int                   # position of the block element in the tree's reading order (0 first)
+    order: int                   # position of the span in the tree's reading order (depth first, 0 first)
     role: str                    # standard role of the nearest block element (BLOCK_ROLES), else of the element
+    element: int = 0             # which element `role` is (spans of one paragraph or list item share it)
     path: tuple[str, ...] = ()   # standard roles from the root down to `role` (e.g. Document, L, LI, LBody)
     alt: str = ""                # /Alt of the element or an ancestor (a figure's description)
-    actual_text: str = ""        # /ActualText of the block element, when it has one
+    actual_text: str = ""        # /ActualText of the named element, when it has one
     lang: str = ""               # /Lang of the element or the nearest ancestor with one
 
 
@@ -85,27 +87,28 @@ class _TreeReader:
     def __init__(self, tree, pages: list):
         self.pages = pages
         self.page_keys = {_object_key(page): index for index, page in enumerate(pages)}
-        self.element_tags: dict[Any, Tag] = {}     # element key → its block's Tag (for the ParentTree)
+        self.element_tags: dict[Any, Tag] = {}     # element key → the Tag of its spans (for the ParentTree)
         self.role_map = _resolve(_get(tree, "/RoleMap"))
         self.tree = tree
         self.structure = Structure()
         self.nodes = 0
-        self.blocks = 0               # block elements met so far: their order numbers
+        self.elements = 0             # elements met so far: their numbers (Tag.element)
+        self.leaves = 0               # marked-content spans met so far: their order numbers (Tag.order)
         self.unplaced = False         # some MCIDs had no page (/Pg): the ParentTree places them
 
     def walk(self) -> None:
-        # explicit stack: (kid, page index inherited, ancestors' roles, alt, lang, block tag)
-        stack: list[tuple] = [(kid, None, (), "", "", None) for kid in reversed(_kids(self.tree))]
+        # explicit stack: (kid, page index inherited, roles on the path, alt, lang, named element, under a block?)
+        stack: list[tuple] = [(kid, None, (), "", "", None, False) for kid in reversed(_kids(self.tree))]
         seen: set = set()   # an element met twice is a cycle (or shared, which a tree never is)
         while stack:
-            node, page, path, alt, lang, block = stack.pop()
+            node, page, path, alt, lang, named, in_block = stack.pop()
             self.nodes += 1
             if self.nodes > MAX_STRUCT_NODES:
                 raise _TreeTooLarge(f"more than {MAX_STRUCT_NODES} nodes")
             key = _object_key(node)
             node = _resolve(node)
             if isinstance(node, int) and not isinstance(node, bool):
-                self._mark(page, node, block, path, alt, lang)
+                self._mark(page, node, named)
                 continue
             if not _is_dict(node):
                 continue
@@ -113,7 +116,7 @@ class _TreeReader:
             if kind == "/MCR":
                 mcid = _resolve(_get(node, "/MCID"))
                 if _get(node, "/Stm") is None and isinstance(mcid, int):   # /Stm: a form's own MCIDs (not read)
-                    self._mark(self._page_of(node, page), mcid, block, path, alt, lang)
+                    self._mark(self._page_of(node, page), mcid, named)
                 continue
             if kind == "/OBJR":
                 continue   # an annotation or XObject: no marked content of the page
@@ -130,26 +133,31 @@ class _TreeReader:
             path = path + (role,)
             alt = _text(_get(node, "/Alt")) or alt
             lang = _text(_get(node, "/Lang")) or lang
-            if role in BLOCK_ROLES or block is None:
-                block = Tag(order=self.blocks, role=role, path=path, alt=alt,
+            self.elements += 1
+            if role in BLOCK_ROLES or not in_block:   # the nearest block element names the text; else the innermost
+                named = Tag(order=self.leaves, role=role, element=self.elements, path=path, alt=alt,
                             actual_text=_text(_get(node, "/ActualText")), lang=lang)
-                self.blocks += 1
+                in_block = in_block or role in BLOCK_ROLES
                 if role == "Figure" and alt and page is not None:
-                    self.structure.figures.setdefault(page, []).append(block)
-            if key is not None:
-                self.element_tags[key] = block
+                    self.structure.figures.setdefault(page, []).append(named)
+            if key is not None:   # the ParentTree may name it: its spans follow what came before it
+                self.element_tags[key] = dataclasses.replace(named, order=self.leaves)
             for kid in reversed(_kids(node)):
-                stack.append((kid, page, path, alt, lang, block))
+                stack.append((kid, page, path, alt, lang, named, in_block))
         if self.unplaced:
             self._place_by_parent_tree()
 
-    def _mark(self, page: int | None, mcid: int, block: Tag | None, path, alt: str, lang: str) -> None:
-        if block is None:
+    def _mark(self, page: int | None, mcid: int, named: Tag | None) -> None:
+        if named is None:
             return   # an MCID straight under the root: no element to name it
         if page is None:
             self.unplaced = True
+            self.leaves += 1   # it still takes its place in the order (the ParentTree names its page)
             return
-        self.structure.pages.setdefault(page, {}).setdefault(mcid, block)
+        tags = self.structure.pages.setdefault(page, {})
+        if mcid not in tags:
+            tags[mcid] = dataclasses.replace(named, order=self.leaves)
+            self.leaves += 1
 
     def _page_of(self, node, inherited: int | None) -> int | None:
         ref = _get(node, "/Pg")

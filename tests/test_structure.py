@@ -69,6 +69,18 @@ def test_auto_allows_one_float_read_out_of_place():
     assert first_words(extract_text(data, order="auto").text) == ["Alpha", "Gamma", "Beta"]
 
 
+def test_auto_uses_geometry_when_the_blocks_cut_across_the_trees_elements():
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    lines = [(700, "Alpha one of the first paragraph"), (686, "alpha two ends it."),
+             (620, "Beta one of the second paragraph"), (606, "beta two ends it.")]
+    page = b.page(b"".join(marked("P", i, show(72, y, text)) for i, (y, text) in enumerate(lines)), fonts={"F1": font})
+    # the tree alternates between the page's two paragraphs: neither block is one run of the tree
+    data = b.build(catalog=b.struct_tree(page, [("P", [2]), ("P", [0]), ("P", [3]), ("P", [1])]))
+    assert first_words(extract_text(data, order="tags").text) == ["Beta", "Alpha"]
+    assert first_words(extract_text(data, order="auto").text) == ["Alpha", "Beta"]
+
+
 def test_auto_uses_geometry_when_the_tags_cover_too_little_text():
     data = stacked([2, 0], tagged=[0, 2])   # the middle paragraph has no MCID: a third of the text untagged
     assert first_words(extract_text(data, order="auto").text) == ["Alpha", "Beta", "Gamma"]

@@ -238,12 +238,12 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int
     for para in paragraphs:
         model_lines = [_model_line(t) for t in para if t.words]
         if model_lines:
-            tag, tagged = block_tag([t.glyphs for t in para], tags) if tags else (None, 0.0)
+            tag, tagged, tag_orders = block_tag([t.glyphs for t in para], tags) if tags else (None, 0.0, (-1, -1))
             blocks.append(Block(
                 lines=model_lines,
                 x0=min([m.x0 for m in model_lines]), y0=min([m.y0 for m in model_lines]),
                 x1=max([m.x1 for m in model_lines]), y1=max([m.y1 for m in model_lines]),
-                role=role, tag=tag, tagged=tagged,
+                role=role, tag=tag, tagged=tagged, tag_orders=tag_orders,
             ))
     return blocks
 

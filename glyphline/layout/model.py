@@ -48,6 +48,7 @@ class Block:
     role: str = "body"   # body | header | footer | sidebar | rotated
     tag: Tag | None = None   # the author's structure element (tagged PDF) most of its text belongs to
     tagged: float = 0.0      # share of its characters that the structure tree names (0 when untagged)
+    tag_orders: tuple[int, int] = (-1, -1)   # first and last of its spans in the tree's reading order
 
 
 @dataclass

@@ -6,8 +6,9 @@
               does not run back up a column more often than the geometry's does
               (MAX_EXTRA_UPWARD_MOVES); else geometry. Sidebars and rotated text stay after the body.
 
-Each block's tag is the element most of its characters belong to (glyph MCID → Tag); a block
-the tree does not name keeps its place after the block it followed in the geometric order.
+Each block's tag is the element most of its characters belong to (glyph MCID → Tag) and it is
+sorted by its first span in the tree's order; a block the tree does not name keeps its place
+after the block it followed in the geometric order.
 """
 from __future__ import annotations
 
@@ -23,12 +24,18 @@ ORDERS = ("auto", "geometry", "tags")
 # footers aside: producers mark them as artifacts) — a partly tagged page is ordered by geometry.
 TAG_COVERAGE_MIN = 0.9
 
-# auto: a reading order may jump back up the page to a block in the same column (overlapping
-# it horizontally by COLUMN_OVERLAP of the narrower one) only this many more times than the
-# geometric order does: a float or sidebar read in place costs one or two; a tree in drawing
-# order or upside down costs many.
+# auto: a reading order may jump back up the page, other than to the top of a column further
+# right, only this many more times than the geometric order does: a float or a figure read
+# where the tree puts it costs one; a tree in drawing order or upside down costs many.
 MAX_EXTRA_UPWARD_MOVES = 1
-COLUMN_OVERLAP = 0.5
+# a block starting less than this many of its font sizes left of the previous block's right
+# edge is not "further right" (gutters are wider; overhanging glyphs and indents are not)
+COLUMN_GAP_EM = 0.5
+
+# auto: at most this share of the blocks may interleave with others in the tree's order (a
+# block holding spans from before and after another block's): more means the page's blocks
+# cut across the tree's elements, and sorting whole blocks by the tree would scramble them.
+MAX_INTERLEAVED_SHARE = 0.1
 
 # Blocks the tags may move. Running headers lead and footers close the page whatever the tree
 # says (producers mark them as artifacts). `auto` leaves sidebars and rotated text after the
@@ -38,21 +45,30 @@ MOVED_BY_TAGS = frozenset({"body", "sidebar", "rotated"})
 MOVED_BY_AUTO = frozenset({"body"})
 
 
-def block_tag(glyph_runs: list[list[Glyph]], tags: Mapping[int, Tag]) -> tuple[Tag | None, float]:
-    """The tag most of a block's characters carry, and the share of its characters with a tag."""
-    weights: dict[Tag, int] = {}
+def block_tag(glyph_runs: list[list[Glyph]], tags: Mapping[int, Tag]) -> tuple[Tag | None, float, tuple[int, int]]:
+    """The tag of the element most of a block's characters belong to, the share of its characters
+    with a tag, and its first and last span in the tree's order."""
+    weights: dict[int, int] = {}
+    named: dict[int, Tag] = {}
     total = tagged = 0
+    first, last = -1, -1
     for glyphs in glyph_runs:
         for g in glyphs:
             n = len(g.text)
             total += n
             tag = tags.get(g.mcid) if g.mcid >= 0 else None
-            if tag is not None:
-                tagged += n
-                weights[tag] = weights.get(tag, 0) + n
+            if tag is None:
+                continue
+            tagged += n
+            weights[tag.element] = weights.get(tag.element, 0) + n
+            if tag.element not in named or tag.order < named[tag.element].order:
+                named[tag.element] = tag
+            first = tag.order if first < 0 else min(first, tag.order)
+            last = max(last, tag.order)
     if not weights:
-        return None, 0.0
-    return max(weights, key=lambda t: (weights[t], -t.order)), tagged / max(1, total)
+        return None, 0.0, (-1, -1)
+    element = max(weights, key=lambda e: (weights[e], -named[e].order))
+    return named[element], tagged / max(1, total), (first, last)
 
 
 def order_blocks(blocks: list[Block], order: str) -> tuple[list[Block], bool]:
@@ -72,25 +88,45 @@ def order_blocks(blocks: list[Block], order: str) -> tuple[list[Block], bool]:
 
 
 def tags_fit(geometric: list[Block], by_tags: list[Block]) -> bool:
-    """Rule `auto`: the tags cover the text and do not contradict the geometry badly (see the constants)."""
+    """Rule `auto`: the tags cover the text, the blocks are the tree's own, and the tree's order
+    does not contradict the geometry badly (see the constants)."""
     chars = [sum(len(w.text) for line in b.lines for w in line.words) for b in geometric]
     total = sum(chars)
     if not total or sum(n * b.tagged for n, b in zip(chars, geometric)) < TAG_COVERAGE_MIN * total:
         return False
+    if interleaved(by_tags) > MAX_INTERLEAVED_SHARE * len(by_tags):
+        return False
     return upward_moves(by_tags) <= upward_moves(geometric) + MAX_EXTRA_UPWARD_MOVES
 
 
+def interleaved(by_tags: list[Block]) -> int:
+    """Blocks whose spans start before an earlier block's spans end: the page's blocks cut across
+    the tree's elements (lines joined across two columns), so sorting them cannot give its order."""
+    count = 0
+    reach = -1
+    for block in by_tags:
+        first, last = block.tag_orders
+        if first < 0:
+            continue
+        if first < reach:
+            count += 1
+        reach = max(reach, last)
+    return count
+
+
 def upward_moves(blocks: list[Block]) -> int:
-    """Steps from a block to one wholly above it in the same column (a reader going back up)."""
+    """Steps back up the page: to a block wholly above that is not wholly to the right (the top of
+    the next column is). Reading goes down a column, then up to the next column on the right."""
     moves = 0
     for before, after in zip(blocks, blocks[1:]):
-        if after.y1 > before.y0:
-            continue
-        overlap = min(before.x1, after.x1) - max(before.x0, after.x0)
-        narrower = min(before.x1 - before.x0, after.x1 - after.x0)
-        if narrower > 0 and overlap >= COLUMN_OVERLAP * narrower:
+        if after.y1 <= before.y0 and after.x0 < before.x1 - COLUMN_GAP_EM * _size(before):
             moves += 1
     return moves
+
+
+def _size(block: Block) -> float:
+    words = block.lines[0].words if block.lines else []
+    return words[0].size if words else 0.0
 
 
 def _sorted_by_tags(blocks: list[Block]) -> list[Block]:
@@ -98,7 +134,7 @@ def _sorted_by_tags(blocks: list[Block]) -> list[Block]:
     keys = []
     previous = -1.0
     for block in blocks:
-        key = float(block.tag.order) if block.tag is not None else previous
+        key = float(block.tag_orders[0]) if block.tag is not None else previous
         keys.append(key)
         previous = key
     positions = sorted(range(len(blocks)), key=lambda i: keys[i])
