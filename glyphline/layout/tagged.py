@@ -12,15 +12,18 @@ after the block it followed in the geometric order.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
+from operator import attrgetter
 
 from ..glyph import Glyph
 from ..structure import Tag
 from .model import Block
 
 ORDERS = ("auto", "geometry", "tags")
+_MCID = attrgetter("mcid")
 
-# auto: the tags must name at least this share of the page's characters (running headers and
+# auto: the tags must name at least this share of the page's text (running headers and
 # footers aside: producers mark them as artifacts) — a partly tagged page is ordered by geometry.
 TAG_COVERAGE_MIN = 0.9
 
@@ -46,29 +49,29 @@ MOVED_BY_AUTO = frozenset({"body"})
 
 
 def block_tag(glyph_runs: list[list[Glyph]], tags: Mapping[int, Tag]) -> tuple[Tag | None, float, tuple[int, int]]:
-    """The tag of the element most of a block's characters belong to, the share of its characters
-    with a tag, and its first and last span in the tree's order."""
+    """The tag of the element most of a block's glyphs belong to, the share of its glyphs with a
+    tag, and its first and last span in the tree's order."""
+    spans: Counter[int] = Counter()
+    for glyphs in glyph_runs:
+        spans.update(map(_MCID, glyphs))   # counted in C: a block has thousands of glyphs, a few spans
     weights: dict[int, int] = {}
     named: dict[int, Tag] = {}
-    total = tagged = 0
+    tagged = 0
     first, last = -1, -1
-    for glyphs in glyph_runs:
-        for g in glyphs:
-            n = len(g.text)
-            total += n
-            tag = tags.get(g.mcid) if g.mcid >= 0 else None
-            if tag is None:
-                continue
-            tagged += n
-            weights[tag.element] = weights.get(tag.element, 0) + n
-            if tag.element not in named or tag.order < named[tag.element].order:
-                named[tag.element] = tag
-            first = tag.order if first < 0 else min(first, tag.order)
-            last = max(last, tag.order)
+    for mcid, n in spans.items():
+        tag = tags.get(mcid) if mcid >= 0 else None
+        if tag is None:
+            continue
+        tagged += n
+        weights[tag.element] = weights.get(tag.element, 0) + n
+        if tag.element not in named or tag.order < named[tag.element].order:
+            named[tag.element] = tag
+        first = tag.order if first < 0 else min(first, tag.order)
+        last = max(last, tag.order)
     if not weights:
         return None, 0.0, (-1, -1)
     element = max(weights, key=lambda e: (weights[e], -named[e].order))
-    return named[element], tagged / max(1, total), (first, last)
+    return named[element], tagged / max(1, sum(spans.values())), (first, last)
 
 
 def order_blocks(blocks: list[Block], order: str) -> tuple[list[Block], bool]:
