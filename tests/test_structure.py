@@ -234,3 +234,16 @@ def test_an_mcid_inside_a_form_does_not_take_the_place_of_the_pages():
     page = b.page(marked("P", 5, b"q 1 0 0 1 72 700 cm /Fm1 Do Q\n"), xobjects={"Fm1": form})
     document = open_document(b.build(catalog=b.struct_tree(page, [("P", [5])])))
     assert {g.mcid for g in document.page(0).glyphs} == {5}   # the form's MCID 0 is its own, not page MCID 0
+
+
+def test_the_command_line_takes_the_order(tmp_path, capsysbinary):
+    from glyphline.cli import main
+
+    path = tmp_path / "columns.pdf"
+    path.write_bytes(two_columns())
+    assert main(["--order", "geometry", str(path)]) == 0
+    geometry = capsysbinary.readouterr().out.decode()
+    assert main([str(path)]) == 0
+    default = capsysbinary.readouterr().out.decode()
+    assert first_words(geometry) == ["Left", "Right"] and first_words(default) == ["Right", "Left"]
+    assert main(["--order", "sideways", str(path)]) == 2
