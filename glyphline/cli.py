@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
 from .extract import MODES, extract_text, parse_page_spec
-from .options import ExtractOptions
+from .options import ORDERS, ExtractOptions
 from .output import renderer
 
 EXIT_OK = 0
@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--password", metavar="PW", default="", help="password of an encrypted PDF")
     parser.add_argument("--no-annotations", action="store_true",
                         help="leave out the text of annotations (filled form fields, FreeText boxes, stamps)")
+    parser.add_argument("--order", choices=ORDERS, default="auto",
+                        help="reading order: from the page geometry, from the structure tree of a tagged PDF, "
+                             "or auto (the tags where they cover the page and agree with its geometry; default)")
     parser.add_argument("--jobs", metavar="N", type=int, default=min(MAX_DEFAULT_JOBS, os.cpu_count() or 1),
                         help="files converted in parallel (default: min(4, CPUs))")
     parser.add_argument("--quiet", action="store_true", help="no page warnings and no progress bar")
@@ -120,7 +123,7 @@ def _main(argv: list[str] | None) -> int:
         parser.error("'-' (standard input) can be given only once")
     options = ExtractOptions(mode=args.mode, markers=args.markers, page_breaks=not args.no_page_breaks,
                              bom=args.bom, pages=args.pages, password=args.password,
-                             annotations=not args.no_annotations)
+                             annotations=not args.no_annotations, order=args.order)
     if args.outdir:
         try:
             os.makedirs(args.outdir, exist_ok=True)

@@ -302,6 +302,7 @@ class Document:
         self._fonts = FontCache(limits, self._read_stream)
         self._font_reports: dict = {}   # font key → filter failures met loading it, told on every page using it
         self.metadata = self._read_metadata()
+        self._structure: tuple | None = None   # (Structure or None,) once read
 
     @property
     def page_count(self) -> int:
@@ -455,6 +456,24 @@ class Document:
                 layers = None   # unreadable optional content: every layer shows
             self._layers = (layers if layers is not None and layers.off else None,)
         return self._layers[0]
+    @property
+    def structure(self):
+        """The structure tree of a tagged PDF (glyphline.structure.Structure), or None; read once.
+        Its warnings (a broken tree) join the document's."""
+        if self._structure is None:
+            from .structure import read_structure
+
+            try:
+                with _collect_pypdf_warnings(self.warnings):
+                    root = _resolve(self._reader.trailer.get("/Root"))
+                    structure = read_structure(root, [record.obj for record in self._records])
+            except Exception as exc:  # the tags are a help to ordering, never a reason to fail
+                structure = None
+                self.warnings.append(f"the structure tree could not be read ({short_error(exc)})")
+            if structure is not None:
+                self.warnings.extend(w for w in structure.warnings if w not in self.warnings)
+            self._structure = (structure,)
+        return self._structure[0]
 
     def _form(self):
         """The catalog's /AcroForm (None when absent or unreadable), read once."""

@@ -51,6 +51,7 @@ class PageResult:
     unmapped: bool = False      # too few characters because the fonts have no character mapping (not a scan)
     unmapped_glyphs: int = 0    # glyphs left out because their font gives no Unicode
     hidden_glyphs: int = 0      # glyphs left out because their optional content layer is hidden
+    rotation: int = 0           # the page's /Rotate (0, 90, 180, 270)
 
 
 @dataclass
@@ -75,6 +76,7 @@ class Result:
     metadata: dict[str, str] = field(default_factory=dict)
     document_warnings: list[str] = field(default_factory=list)  # the document's own (repairs, page selection)
     unmapped: ScanReport | None = None   # pages whose fonts have no character mapping (see UNMAPPED_PAGE)
+    layouts: list[PageLayout] = field(default_factory=list, repr=False)  # with keep_layouts=True: each page's layout
 
 
 # ----------------------------------------------------------------------------- page selection
@@ -135,10 +137,11 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 
 def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
                  on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
-                 **option_values: Any) -> Result:
+                 keep_layouts: bool = False, **option_values: Any) -> Result:
     """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
     pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
-    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec."""
+    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec. `keep_layouts`
+    hands back each page's PageLayout (blocks, lines, words, tags) in Result.layouts."""
     options = _options(options, option_values)
     render = renderer(options.mode)
     with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
@@ -147,10 +150,10 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         analysed: list[tuple[PageLayout, list[str], int]] = []
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
-            analysed.append(_analyse(document, number))
+            analysed.append(_analyse(document, number, order=options.order))
             if on_progress is not None:
                 on_progress(done, len(numbers))
-        analysed = _with_document_stats(document, analysed)
+        analysed = _with_document_stats(document, analysed, options.order)
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
         if vocabulary is not None:
             join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
@@ -158,7 +161,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
                    for layout, warnings, rotation in analysed]
         scan = scan_report(results)
         unmapped = unmapped_report(results)
-        document_warnings = list(document.warnings) + selection_warnings
+        document_warnings = list(document.warnings) + selection_warnings + _order_warnings(document, options)
         text = render.document(results, DocumentContext(
             page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
             unmapped=unmapped.as_dict() if unmapped else None, warnings=document_warnings,
@@ -167,7 +170,8 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
             text = BOM + text
         return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
                       page_count=document.page_count, metadata=dict(document.metadata),
-                      document_warnings=document_warnings, unmapped=unmapped)
+                      document_warnings=document_warnings, unmapped=unmapped,
+                      layouts=[layout for layout, _, _ in analysed] if keep_layouts else [])
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
@@ -185,9 +189,10 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     for done, number in enumerate(numbers, 1):
         if _cancel_requested(cancel):
             return
-        layout, warnings, rotation = _analyse(document, number)
+        layout, warnings, rotation = _analyse(document, number, order=options.order)
         if seen and needs_document_stats(layout):
-            layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]))
+            layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]),
+                                                  order=options.order)
         seen.append(layout)
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
@@ -253,20 +258,25 @@ def _check_cancel(cancel: CancelSignal) -> None:
         raise Cancelled("extraction was cancelled")
 
 
-def _analyse(document: Document, number: int, doc_stats=None) -> tuple[PageLayout, list[str], int]:
+def _analyse(document: Document, number: int, doc_stats=None, *, order: str = "geometry") -> tuple[PageLayout, list[str], int]:
     with fewer_collections():  # interpretation and layout both allocate ~10⁵ small acyclic objects
-        return _analyse_page(document, number, doc_stats)
+        return _analyse_page(document, number, doc_stats, order)
 
 
-def _analyse_page(document: Document, number: int, doc_stats=None) -> tuple[PageLayout, list[str], int]:
+def _analyse_page(document: Document, number: int, doc_stats=None,
+                  order: str = "geometry") -> tuple[PageLayout, list[str], int]:
     from .layout import analyze_page, fallback_layout
 
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
     facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs,
              "hidden_glyphs": page.hidden_glyphs}
+    structure = document.structure if order != "geometry" else None
+    tags = structure.page(number - 1) if structure is not None else None
     try:
-        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts)
+        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, order=order)
+        if structure is not None:
+            layout.figures = list(structure.figures.get(number - 1, ()))
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise
@@ -281,15 +291,21 @@ def _debugging() -> bool:
     return bool(os.environ.get("GLYPHLINE_DEBUG"))
 
 
-def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]]):
+def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]], order: str):
     """Second look at the pages that were short of evidence, with the whole document's statistics."""
     short = [i for i, (layout, _, _) in enumerate(analysed) if needs_document_stats(layout)]
     if not short or len(short) == len(analysed):
         return analysed  # nothing to fix, or no page has more evidence than the others
     stats = collect_doc_stats([layout for layout, _, _ in analysed])
     for i in short:
-        analysed[i] = _analyse(document, analysed[i][0].number, stats)
+        analysed[i] = _analyse(document, analysed[i][0].number, stats, order=order)
     return analysed
+
+
+def _order_warnings(document: Document, options: ExtractOptions) -> list[str]:
+    if options.order == "tags" and document.structure is None:
+        return ["the document is not tagged (no structure tree): the page layout gives its reading order"]
+    return []
 
 
 def _dehyphenating(options: ExtractOptions) -> bool:
@@ -313,7 +329,8 @@ def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation:
         text = ""
         warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
     return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan,
-                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs, hidden_glyphs=layout.hidden_glyphs)
+                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs, hidden_glyphs=layout.hidden_glyphs,
+                      rotation=rotation)
 
 
 def _lacks_text(layout: PageLayout) -> bool:

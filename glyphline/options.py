@@ -13,6 +13,10 @@ from typing import Any, Union
 
 PageSpec = Union[str, Iterable[int], None]
 
+# How a page's blocks are ordered (glyphline.layout.tagged): by the page's geometry, by the
+# author's structure tree (tagged PDF), or by the tree where it covers the page and agrees with it.
+ORDERS = ("auto", "geometry", "tags")
+
 
 class OutputMode(str, enum.Enum):
     """The renderings of a laid-out document (each registered in glyphline.output)."""
@@ -38,9 +42,12 @@ class ExtractOptions:
     password: str = ""              # user or owner password of an encrypted file
     bom: bool = False               # start the text with a UTF-8 byte order mark
     annotations: bool = True        # include what annotations draw (filled form fields, FreeText, stamps)
+    order: str = "auto"             # reading order: "auto" | "geometry" | "tags" (the structure tree of a tagged PDF)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", parse_mode(self.mode))
+        if self.order not in ORDERS:
+            raise ValueError(f"unknown order {self.order!r}; use one of {', '.join(ORDERS)}")
         if self.pages is not None and not isinstance(self.pages, str):
             object.__setattr__(self, "pages", tuple(self.pages))
 
@@ -59,7 +66,7 @@ class ExtractOptions:
             value = raw[name]
             if field.name == "pages":
                 value = str(value).strip() or None
-            elif field.name == "password":
+            elif field.name in ("password", "order"):
                 value = str(value)
             elif field.name != "mode":
                 value = bool(value)

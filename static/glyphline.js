@@ -186,7 +186,7 @@ function cancel(job) {
  * Extracts the text of a PDF.
  * @param {File|Blob|ArrayBuffer|Uint8Array} input
  * @param {{mode?: "reflow"|"preserve"|"layout"|"json", pages?: string, markers?: boolean, pageBreaks?: boolean,
- *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean,
+ *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean, order?: "auto"|"geometry"|"tags",
  *          onProgress?: (p: {page: number, pages: number}) => void, signal?: AbortSignal}} [options]
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,
  *          charCount: number, wordCount: number, warnings: string[]}>, charCount: number, wordCount: number,

@@ -47,7 +47,8 @@ def test_describe_gives_javascript_the_modes_defaults_and_error_kinds():
     described = describe()
     assert described["modes"] == list(MODES)
     assert described["options"] == {"mode": "reflow", "pages": None, "markers": False, "pageBreaks": True,
-                                    "dehyphenate": True, "password": "", "bom": False, "annotations": True}
+                                    "dehyphenate": True, "password": "", "bom": False, "annotations": True,
+                                    "order": "auto"}
     assert {"password", "not-pdf", "damaged", "budget", "bad-options", "failed", "unavailable"} == set(
         described["errorKinds"])
 

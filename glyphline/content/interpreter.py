@@ -928,6 +928,8 @@ class _Interpreter:
         if len(self.marked) >= MAX_MARKED_DEPTH:
             self.ignored_marks += 1
             return
+        if self.forms:
+            mcid = None   # an MCID in a form XObject numbers the form's own content, not the page's: keep the page's
         self.setup = None
         span = None
         if actual_text is not None and self.span is None:   # nested ActualText is ignored

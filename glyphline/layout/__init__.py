@@ -10,15 +10,18 @@ next page.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..glyph import VERTICAL, Glyph
+from ..structure import Tag
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
 from .model import Block, Line, PageLayout, Word
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
+from .tagged import block_tag, order_blocks
 
 __all__ = ["analyze_page", "fallback_layout", "needs_document_stats", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
 
@@ -87,10 +90,13 @@ def needs_document_stats(layout: PageLayout) -> bool:
 
 def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                  doc_stats: DocStats | None = None, *, image_coverage: float = 0.0,
-                 unmapped_glyphs: int = 0, hidden_glyphs: int = 0) -> PageLayout:
+                 unmapped_glyphs: int = 0, hidden_glyphs: int = 0, tags: Mapping[int, Tag] | None = None,
+                 order: str = "geometry") -> PageLayout:
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order.
     `image_coverage` (the share of the page painted with images) and `unmapped_glyphs` (glyphs
-    the fonts could not decode) are carried for the scan and no-mapping reports."""
+    the fonts could not decode) are carried for the scan and no-mapping reports. `tags` (MCID →
+    Tag, from glyphline.structure) name each block's element; `order` (auto | geometry | tags,
+    see layout.tagged) says whether they also order the blocks."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
                         unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs)
     texts = [g.text for g in glyphs]
@@ -127,15 +133,18 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                 vertical.setdefault(key, []).extend(values)
     pitches = PitchTable(page_steps, doc_stats.pitch_by_size if doc_stats else None, vertical)
 
-    body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body")
-    sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar")
-    rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated")]
+    body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body", tags)
+    sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar", tags)
+    rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated", tags)]
     if main == HORIZONTAL and height > 0:
         _mark_running(body, height)
     footers: list[Block] = []
     while body and body[-1].role == "footer":
         footers.insert(0, body.pop())
     layout.blocks = body + sidebars + rotated + footers
+    if tags:
+        layout.blocks, by_tags = order_blocks(layout.blocks, order)
+        layout.order = "tags" if by_tags else "geometry"
     return layout
 
 
@@ -213,7 +222,7 @@ def _split_flush_footnote_numbers(flows: list[Flow]) -> None:
             line.footnote_start = True
 
 
-def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
+def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int, Tag] | None = None) -> list[Block]:
     paragraphs: list[list[TextLine]] = []
     after_row = True   # no paragraph before the first flow to run on from
     for flow in flows:
@@ -229,11 +238,12 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
     for para in paragraphs:
         model_lines = [_model_line(t) for t in para if t.words]
         if model_lines:
+            tag, tagged, tag_orders = block_tag([t.glyphs for t in para], tags) if tags else (None, 0.0, (-1, -1))
             blocks.append(Block(
                 lines=model_lines,
                 x0=min([m.x0 for m in model_lines]), y0=min([m.y0 for m in model_lines]),
                 x1=max([m.x1 for m in model_lines]), y1=max([m.y1 for m in model_lines]),
-                role=role,
+                role=role, tag=tag, tagged=tagged, tag_orders=tag_orders,
             ))
     return blocks
 

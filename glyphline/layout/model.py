@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..structure import Tag
+
 
 @dataclass(slots=True)
 class Word:
@@ -45,6 +47,9 @@ class Block:
     x1: float
     y1: float
     role: str = "body"   # body | header | footer | sidebar | rotated
+    tag: Tag | None = None   # the author's structure element (tagged PDF) most of its text belongs to
+    tagged: float = 0.0      # share of its characters that the structure tree names (0 when untagged)
+    tag_orders: tuple[int, int] = (-1, -1)   # first and last of its spans in the tree's reading order
 
 
 @dataclass
@@ -58,5 +63,7 @@ class PageLayout:
     image_coverage: float = 0.0  # share of the page painted with images (for scan detection)
     unmapped_glyphs: int = 0     # glyphs left out because their font has no Unicode for them
     hidden_glyphs: int = 0       # glyphs left out because their optional content layer is hidden
+    order: str = "geometry"      # how the blocks were ordered: "geometry" or "tags" (the structure tree)
+    figures: list[Tag] = field(default_factory=list)  # tagged figures with /Alt text on the page, in tree order
     # baseline steps between consecutive same-size lines, by size bucket (for DocStats)
     line_pitches: dict[int, list[float]] = field(default_factory=dict)

@@ -14,7 +14,9 @@ field makes a new version):
 
     page  = {"number": int (1-based), "width": float, "height": float, "rotation": int,
              "char_count": int, "scan": bool, "unmapped": bool, "warnings": [str], "blocks": [block]}
-    block = {"role": "body"|"header"|"footer"|"sidebar"|"rotated", "bbox": box, "lines": [line]}
+             "figures": [{"alt": str}]   # only on pages of a tagged PDF with figures that have /Alt text
+    block = {"role": "body"|"header"|"footer"|"sidebar"|"rotated", "bbox": box, "lines": [line],
+             "tag": {"role": str, "lang": str}}  # only in tagged PDFs: the structure element (H1, P, LI, TD …)
     line  = {"text": str, "bbox": box, "direction": [dx, dy], "words": [word]}
     word  = {"text": str, "bbox": box, "font": str, "size": float, "flags": [flag]}
     box   = [x0, y0, x1, y1] in points, origin at the top-left of the visible page, y down
@@ -57,7 +59,7 @@ def json_document(pages: "list[RenderedPage]", context: "DocumentContext") -> st
 
 def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
                 warnings: list[str] | None = None, unmapped: bool = False) -> dict[str, Any]:
-    return {
+    page = {
         "number": layout.number,
         "width": _r(layout.width),
         "height": _r(layout.height),
@@ -68,6 +70,9 @@ def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
         "warnings": list(layout.warnings if warnings is None else warnings),
         "blocks": [_block(b) for b in layout.blocks],
     }
+    if layout.figures:
+        page["figures"] = [{"alt": figure.alt} for figure in layout.figures]
+    return page
 
 
 def document_object(pages: list[dict[str, Any]], *, page_count: int, metadata: dict[str, str] | None,
@@ -91,7 +96,10 @@ def dumps(obj: dict[str, Any]) -> str:
 
 
 def _block(block: Block) -> dict[str, Any]:
-    return {"role": block.role, "bbox": _box(block), "lines": [_line(line) for line in block.lines]}
+    out = {"role": block.role, "bbox": _box(block), "lines": [_line(line) for line in block.lines]}
+    if block.tag is not None:
+        out["tag"] = {"role": block.tag.role, "lang": block.tag.lang}
+    return out
 
 
 def _line(line: Line) -> dict[str, Any]:
