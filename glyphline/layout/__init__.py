@@ -9,9 +9,12 @@ next page.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..fonts.style import FontStyle, name_style
 from ..glyph import VERTICAL, Glyph
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
@@ -19,6 +22,9 @@ from .lines import HORIZONTAL, Segment, build_segments
 from .model import Block, Line, PageLayout, Word
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
+
+if TYPE_CHECKING:
+    from ..content.links import LinkArea
 
 __all__ = ["analyze_page", "fallback_layout", "needs_document_stats", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
 
@@ -43,6 +49,10 @@ FLUSH_FOOTNOTE = re.compile(r"^(\d{1,3})(?=[A-Z](?:[a-z]|$))")
 # stage, and half a line for a new line (the line stage's baseline tolerance).
 FALLBACK_WORD_GAP_EM = 0.14
 FALLBACK_LINE_JUMP_EM = 0.5
+
+# A link's /Rect is drawn around the glyph boxes, sometimes a little short of them: a word whose
+# centre is this many of its font sizes outside still lies under it.
+LINK_SLACK_EM = 0.2
 
 # Characters that do not count as text on the page (scan detection counts the others).
 WHITESPACE = " \t\n\r\x0b\x0c\u00a0\u2002\u2003\u2009\u3000"
@@ -87,10 +97,12 @@ def needs_document_stats(layout: PageLayout) -> bool:
 
 def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                  doc_stats: DocStats | None = None, *, image_coverage: float = 0.0,
-                 unmapped_glyphs: int = 0) -> PageLayout:
+                 unmapped_glyphs: int = 0, font_styles: dict[str, FontStyle] | None = None,
+                 links: list[LinkArea] | None = None) -> PageLayout:
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order.
     `image_coverage` (the share of the page painted with images) and `unmapped_glyphs` (glyphs
-    the fonts could not decode) are carried for the scan and no-mapping reports."""
+    the fonts could not decode) are carried for the scan and no-mapping reports; the words take
+    bold and italic from `font_styles` (font name → style) and a URI from the `links` over them."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
                         unmapped_glyphs=unmapped_glyphs)
     texts = [g.text for g in glyphs]
@@ -136,7 +148,36 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     while body and body[-1].role == "footer":
         footers.insert(0, body.pop())
     layout.blocks = body + sidebars + rotated + footers
+    _style_words(layout.blocks, font_styles or {})
+    if links:
+        _link_words(layout.blocks, links)
     return layout
+
+
+def _style_words(blocks: list[Block], font_styles: dict[str, FontStyle]) -> None:
+    """Bold and italic of each word from its font (the name alone when the page did not load it)."""
+    known: dict[str, tuple[bool, bool]] = {name: tuple(style) for name, style in font_styles.items()}
+    for block in blocks:
+        for line in block.lines:
+            for word in line.words:
+                style = known.get(word.font)
+                if style is None:
+                    style = known[word.font] = name_style(word.font)
+                word.bold, word.italic = style
+
+
+def _link_words(blocks: list[Block], links: list[LinkArea]) -> None:
+    """A word whose centre lies in a link's area (grown by LINK_SLACK_EM) carries the link's URI."""
+    for block in blocks:
+        for line in block.lines:
+            for word in line.words:
+                x = (word.x0 + word.x1) / 2
+                y = (word.y0 + word.y1) / 2
+                slack = LINK_SLACK_EM * word.size
+                for area in links:
+                    if area.x0 - slack <= x <= area.x1 + slack and area.y0 - slack <= y <= area.y1 + slack:
+                        word.link = area.uri
+                        break
 
 
 def fallback_layout(glyphs: list[Glyph], width: float, height: float, number: int, *,
@@ -214,28 +255,44 @@ def _split_flush_footnote_numbers(flows: list[Flow]) -> None:
 
 
 def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
-    paragraphs: list[list[TextLine]] = []
+    paragraphs: list[tuple[list[TextLine], Flow]] = []   # each with the flow it starts in
     after_row = True   # no paragraph before the first flow to run on from
     for flow in flows:
         paras = split_paragraphs(flow.lines, pitches)
         if paragraphs and paras and not (after_row or flow.table_row) and (
-                _continues(paragraphs[-1], paras[0], flow.lines)
-                or continues_below(paragraphs[-1], paras[0], pitches)):
-            paragraphs[-1] = paragraphs[-1] + paras[0]
+                _continues(paragraphs[-1][0], paras[0], flow.lines)
+                or continues_below(paragraphs[-1][0], paras[0], pitches)):
+            paragraphs[-1] = (paragraphs[-1][0] + paras[0], paragraphs[-1][1])
             paras = paras[1:]
-        paragraphs.extend(paras)
+        paragraphs.extend((para, flow) for para in paras)
         after_row = flow.table_row
     blocks: list[Block] = []
-    for para in paragraphs:
+    for para, flow in paragraphs:
         model_lines = [_model_line(t) for t in para if t.words]
         if model_lines:
-            blocks.append(Block(
+            block = Block(
                 lines=model_lines,
                 x0=min([m.x0 for m in model_lines]), y0=min([m.y0 for m in model_lines]),
                 x1=max([m.x1 for m in model_lines]), y1=max([m.y1 for m in model_lines]),
                 role=role,
-            ))
+            )
+            if flow.table_row:
+                block.table = flow.table
+                block.cells = _cells(model_lines, flow.columns)
+            blocks.append(block)
     return blocks
+
+
+def _cells(lines: list[Line], columns: tuple) -> list[list[Word]]:
+    """A table row's words by column (the gutters' middles divide them); none off horizontal lines,
+    whose column boundaries are not x positions."""
+    if any(line.dx != 1.0 or line.dy != 0.0 for line in lines):
+        return []
+    cells: list[list[Word]] = [[] for _ in range(len(columns) + 1)]
+    for line in lines:
+        for word in line.words:
+            cells[bisect.bisect_right(columns, (word.x0 + word.x1) / 2)].append(word)
+    return cells
 
 
 def _continues(before: list[TextLine], after: list[TextLine], flow: list[TextLine]) -> bool:

@@ -17,6 +17,9 @@ class Word:
     size: float          # font size of the word's first glyph
     font: str
     flags: int = 0       # union of the glyph flags (glyphline.glyph)
+    bold: bool = False   # the font's style (glyphline.fonts.style), for emphasis and heading ranks
+    italic: bool = False
+    link: str = ""       # the URI of a Link annotation over the word
 
 
 @dataclass(slots=True)
@@ -44,6 +47,12 @@ class Block:
     x1: float
     y1: float
     role: str = "body"   # body | header | footer | sidebar | rotated
+    table: int = -1      # a table row: the rows of one table share this number (unique on the page)
+    cells: list[list[Word]] = field(default_factory=list)  # a table row's words, column by column
+    # set by layout.structure for the structured outputs (Markdown):
+    kind: str = "paragraph"   # paragraph | heading | list_item | table_row
+    level: int = 0       # heading level 1–6; a list item's nesting depth from 0
+    marker: str = ""     # a list item's bullet or number as printed (taken off its first word)
 
 
 @dataclass
