@@ -1,4 +1,4 @@
-"""The library call: PDF bytes → text in one of four modes, page by page or whole.
+"""The library call: PDF bytes → text in one of the output modes, page by page or whole.
 
     result = extract_text(data, mode="reflow", pages="1-3,7")
     result.text, result.pages, result.scan, result.warnings
@@ -21,6 +21,7 @@ from .errors import Cancelled
 from .layout import collect_doc_stats, needs_document_stats
 from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
+from .layout.structure import heading_styles, mark_structure
 from .limits import Limits
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
@@ -153,6 +154,10 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
         if vocabulary is not None:
             join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
+        if render.structured:
+            headings = heading_styles(layout for layout, _, _ in analysed)
+            for layout, _, _ in analysed:
+                mark_structure(layout, headings)
         results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
                    for layout, warnings, rotation in analysed]
         scan = scan_report(results)
@@ -190,6 +195,8 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
         seen.append(layout)
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
+        if render.structured:   # heading ranks from the pages seen so far (extract_text uses the whole document)
+            mark_structure(layout, heading_styles(seen[-STATS_WINDOW_PAGES:]))
         result = _render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
         if on_progress is not None:
             on_progress(done, len(numbers))
@@ -291,7 +298,7 @@ def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, li
 
 
 def _dehyphenating(options: ExtractOptions) -> bool:
-    return options.mode is OutputMode.REFLOW and options.dehyphenate
+    return options.mode in (OutputMode.REFLOW, OutputMode.MARKDOWN) and options.dehyphenate
 
 
 def _vocabulary(layouts: list[PageLayout], options: ExtractOptions) -> Vocabulary | None:

@@ -21,6 +21,7 @@ class OutputMode(str, enum.Enum):
     PRESERVE = "preserve"   # the page's own line breaks; blocks separated by a blank line
     LAYOUT = "layout"       # a character grid that keeps table columns and indents aligned
     JSON = "json"           # pages → blocks → lines → words with boxes (schema glyphline/1)
+    MARKDOWN = "markdown"   # headings, lists, tables, emphasis and links; running headers left out
 
     def __str__(self) -> str:
         return self.value
