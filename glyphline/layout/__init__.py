@@ -50,6 +50,10 @@ FLUSH_FOOTNOTE = re.compile(r"^(\d{1,3})(?=[A-Z](?:[a-z]|$))")
 FALLBACK_WORD_GAP_EM = 0.14
 FALLBACK_LINE_JUMP_EM = 0.5
 
+# Inside a table, white space this many font sizes wide that is free in every row also divides
+# columns (a gutter needs 0.75 em; word spaces inside a cell are about 0.25 em).
+TABLE_CELL_GAP_EM = 0.6
+
 # A link's /Rect is drawn around the glyph boxes, sometimes a little short of them: a word whose
 # centre is this many of its font sizes outside still lies under it.
 LINK_SLACK_EM = 0.2
@@ -267,6 +271,7 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
         paragraphs.extend((para, flow) for para in paras)
         after_row = flow.table_row
     blocks: list[Block] = []
+    rows_of: dict[int, tuple[tuple, list[Block]]] = {}   # table → (its gutters, its rows)
     for para, flow in paragraphs:
         model_lines = [_model_line(t) for t in para if t.words]
         if model_lines:
@@ -278,21 +283,40 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
             )
             if flow.table_row:
                 block.table = flow.table
-                block.cells = _cells(model_lines, flow.columns)
+                rows_of.setdefault(flow.table, (flow.columns, []))[1].append(block)
             blocks.append(block)
+    for columns, rows in rows_of.values():
+        _fill_cells(rows, columns)
     return blocks
 
 
-def _cells(lines: list[Line], columns: tuple) -> list[list[Word]]:
-    """A table row's words by column (the gutters' middles divide them); none off horizontal lines,
-    whose column boundaries are not x positions."""
-    if any(line.dx != 1.0 or line.dy != 0.0 for line in lines):
-        return []
-    cells: list[list[Word]] = [[] for _ in range(len(columns) + 1)]
-    for line in lines:
-        for word in line.words:
+def _fill_cells(rows: list[Block], gutters: tuple) -> None:
+    """Each table row's words by column. The band's gutters divide the columns, and so does white
+    space narrower than a gutter (TABLE_CELL_GAP_EM) that is free in every row spreading over several
+    columns (a caption or title row spanning the table does not count). Only horizontal tables:
+    elsewhere the column boundaries are not x positions."""
+    if any(line.dx != 1.0 or line.dy != 0.0 for row in rows for line in row.lines):
+        return
+    words = [[w for line in row.lines for w in line.words] for row in rows]
+    every = [w for row in words for w in row]
+    if not every:
+        return
+    em = sorted(w.size for w in every)[len(every) // 2]
+    telling = [row for row in words
+               if len({bisect.bisect_right(gutters, (w.x0 + w.x1) / 2) for w in row}) > 1 or not gutters]
+    spans = sorted((w.x0, w.x1) for row in telling for w in row)
+    boundaries = set(gutters)
+    reach = spans[0][1] if spans else 0.0
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= TABLE_CELL_GAP_EM * em:
+            boundaries.add((reach + x0) / 2)
+        reach = max(reach, x1)
+    columns = sorted(boundaries)
+    for row, row_words in zip(rows, words):
+        cells: list[list[Word]] = [[] for _ in range(len(columns) + 1)]
+        for word in row_words:
             cells[bisect.bisect_right(columns, (word.x0 + word.x1) / 2)].append(word)
-    return cells
+        row.cells = cells
 
 
 def _continues(before: list[TextLine], after: list[TextLine], flow: list[TextLine]) -> bool:
