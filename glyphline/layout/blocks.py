@@ -66,6 +66,10 @@ LIST_MARKER = re.compile(
     r"^(?:\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})[.)]|[•◦▪▫‣⁃∙·*–—-])$"
 )
 
+# Fonts whose glyphs are pictures (Symbol, Wingdings, Zapf Dingbats): one of their characters
+# alone at the start of a line is a bullet, whatever Unicode it maps to.
+SYMBOL_FONT = re.compile(r"symbol|dingbat|wingding|webding|marlett", re.IGNORECASE)
+
 # Parts are table rows when at least this share of the segments in one part has a baseline
 # partner in the next part, in the same text size (a grid), unless both parts are prose.
 ROW_ALIGNED_SHARE = 0.6

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from .blocks import SYMBOL_FONT
 from .model import Block, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
 
@@ -47,8 +48,6 @@ MAX_HEADING_LEVEL = 6
 BULLETS = frozenset("•◦▪▫‣⁃∙·●○■□►▶➢➤✓✔❖◆◇–—-*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf06e\uf0a8")
 NUMBERED = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})[.)]$")
 DIGIT_NUMBERED = re.compile(r"^\(?\d{1,3}[.)]$")
-# fonts whose glyphs are pictures: any one of their characters opening a line is a bullet
-SYMBOL_FONT = re.compile(r"symbol|dingbat|wingding|webding|marlett", re.IGNORECASE)
 
 
 # A page number on its own: "7", "- 7 -", "Page 7", "7 of 20", "vii", "Seite 7".

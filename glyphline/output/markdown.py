@@ -50,7 +50,7 @@ class _Token:
 def markdown_page(layout: PageLayout, context: "PageContext") -> str:
     """The page in Markdown, without the page marker (the document adds it)."""
     out: list[str] = []
-    previous_kind = ""
+    previous_kind: tuple = ("", 0, False)
     blocks = [b for b in layout.blocks if b.kind != "running" and b.lines]
     i = 0
     while i < len(blocks):
@@ -66,9 +66,10 @@ def markdown_page(layout: PageLayout, context: "PageContext") -> str:
             i += 1
         if not text:
             continue
-        kind = block.kind + (":ordered" if _NUMBERED.match(block.marker) else "")
+        kind = (block.kind, block.level, bool(_NUMBERED.match(block.marker)))
         if out:
-            tight = block.kind == "list_item" and previous_kind == kind   # one list: items one line apart
+            # one list, items one line apart: the same kind of item, or a level in or out
+            tight = block.kind == "list_item" == previous_kind[0] and (kind[1] != previous_kind[1] or kind[2] == previous_kind[2])
             out.append("\n" if tight else "\n\n")
         out.append(text)
         previous_kind = kind
