@@ -80,12 +80,15 @@ def parse_mode(mode: Any) -> OutputMode:
 
 
 def describe() -> dict[str, Any]:
-    """Modes, option names with their defaults, and error kinds: what the site build hands to JavaScript."""
+    """Modes with their file extensions, option names with their defaults, and error kinds: what the
+    site build hands to JavaScript."""
     from .errors import ERROR_KINDS
+    from .output import RENDERERS
 
     defaults = ExtractOptions()
     options = {}
     for field in dataclasses.fields(ExtractOptions):
         value = getattr(defaults, field.name)
         options[JS_NAMES.get(field.name, field.name)] = value.value if isinstance(value, OutputMode) else value
-    return {"modes": [m.value for m in OutputMode], "options": options, "errorKinds": list(ERROR_KINDS)}
+    return {"modes": [m.value for m in OutputMode], "extensions": {m.value: RENDERERS[m].extension for m in OutputMode},
+            "options": options, "errorKinds": list(ERROR_KINDS)}

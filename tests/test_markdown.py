@@ -247,3 +247,14 @@ def test_style_from_the_font_descriptor_weight_and_angle():
     page = [("R", 10, 72, 700, "one"), ("H", 10, 100, 700, "heavy"), ("R", 10, 140, 700, "two"),
             ("S", 10, 170, 700, "slanted"), ("R", 10, 220, 700, "three")] + paragraph(660)
     assert "one **heavy** two *slanted* three" in markdown(build([page], fonts=fonts))
+
+
+def test_a_footnote_is_paired_with_its_mark_on_the_page():
+    page = [("R", 10, 72, 700, "The council approved a drainage scheme1 that cost 4.2 million euros and"),
+            ("R", 10, 72, 688, "took twenty-six months to build before the floods came.")] + paragraph(660) + \
+           [("R", 8, 72, 120, "1 The scheme was first proposed in 2014."),
+            ("R", 8, 72, 100, "7 A note whose mark is nowhere on the page.")]
+    text = markdown(build([page]))
+    assert "drainage scheme[^1] that cost 4.2 million" in text
+    assert "\n[^1]: The scheme was first proposed in 2014.\n" in text
+    assert "\n7 A note whose mark is nowhere on the page." in text

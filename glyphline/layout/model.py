@@ -20,6 +20,7 @@ class Word:
     bold: bool = False   # the font's style (glyphline.fonts.style), for emphasis and heading ranks
     italic: bool = False
     link: str = ""       # the URI of a Link annotation over the word
+    note: str = ""       # the word ends in this footnote's reference mark (set by layout.structure)
 
 
 @dataclass(slots=True)
@@ -50,9 +51,9 @@ class Block:
     table: int = -1      # a table row: the rows of one table share this number (unique on the page)
     cells: list[list[Word]] = field(default_factory=list)  # a table row's words, column by column
     # set by layout.structure for the structured outputs (Markdown):
-    kind: str = "paragraph"   # paragraph | heading | list_item | table_row | running (header, footer, page number)
+    kind: str = "paragraph"   # paragraph | heading | list_item | table_row | footnote | running (header, footer, page number)
     level: int = 0       # heading level 1–6; a list item's nesting depth from 0
-    marker: str = ""     # a list item's bullet or number as printed (taken off its first word)
+    marker: str = ""     # a list item's bullet or number, a footnote's number, as printed (taken off its first word)
 
 
 @dataclass

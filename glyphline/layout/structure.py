@@ -14,6 +14,9 @@ header or footer by their place; here one is running (left out of Markdown) when
 digits aside, recurs on another page, or when it is a page number. Otherwise (a title at
 the top of a one-page document) it is text like any other.
 
+Footnotes (FOOTNOTE_NUMBER, FOOTNOTE_REF) are paired with their reference mark on the same
+page; an unpaired one stays a paragraph.
+
 Lists. A block whose first word is a bullet (•, –, ◦, ▪, …, or any single character in a
 symbol font) or a number or letter with a period or parenthesis is a list item; a lettered
 or Roman item needs a neighbouring item (a lone "A." opens a sentence as often as a list).
@@ -49,6 +52,12 @@ BULLETS = frozenset("•◦▪▫‣⁃∙·●○■□►▶➢➤✓✔❖◆
 NUMBERED = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})[.)]$")
 DIGIT_NUMBERED = re.compile(r"^\(?\d{1,3}[.)]$")
 
+
+# Footnotes: a block in smaller type than the body, below all of the page's body text, opening
+# with a number; it is paired with the first word of the page's text ending in that number
+# after a letter or a closing mark ("scheme1", "form,3", "postcard2:"), as a raised mark sits.
+FOOTNOTE_NUMBER = re.compile(r"^\d{1,3}$")
+FOOTNOTE_REF = re.compile(r"^(.*[^\W\d_]|.*[^\d\s][.,;:!?)\]”’\"'])(\d{1,3})([.,;:!?)]*)$")
 
 # A page number on its own: "7", "- 7 -", "Page 7", "7 of 20", "vii", "Seite 7".
 PAGE_NUMBER = re.compile(r"^[-–—\s]*(?:(?:page|seite|p\.)\s*)?(?:\d{1,5}|[ivxlcdm]{1,8})(?:\s*(?:of|/|von)\s*\d{1,5})?[-–—\s]*$",
@@ -150,6 +159,39 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
         block.marker = marker
         _take_marker(block, marker)
     _nest_lists(blocks)
+    _pair_footnotes(blocks, headings.body_size)
+
+
+def _pair_footnotes(blocks: list[Block], body_size: float) -> None:
+    """Footnotes (see the module doc) and the first reference to each in the page's text."""
+    small = (1 - SIZE_CHANGE_RATIO) * body_size
+    body_bottom = max((b.y1 for b in blocks if b.kind != "running" and _block_size(b) >= small), default=None)
+    notes: dict[str, Block] = {}
+    for block in blocks:
+        words = block.lines[0].words
+        if (block.kind == "paragraph" and block.role in ("body", "footer") and len(words) > 1
+                and FOOTNOTE_NUMBER.match(words[0].text) and _block_size(block) < small
+                and (body_bottom is None or block.y0 >= body_bottom)):
+            notes.setdefault(words[0].text, block)
+    if not notes:
+        return
+    for block in blocks:
+        if block.kind not in ("paragraph", "list_item", "heading") or _block_size(block) < small:
+            continue
+        for line in block.lines:
+            for word in line.words:
+                match = FOOTNOTE_REF.match(word.text)
+                if match is None or match.group(2) not in notes or notes[match.group(2)].kind == "footnote":
+                    continue
+                note = notes[match.group(2)]
+                note.kind, note.marker = "footnote", match.group(2)
+                _take_marker(note, note.marker)
+                word.note = note.marker
+
+
+def _block_size(block: Block) -> float:
+    sizes = sorted(w.size for line in block.lines for w in line.words)
+    return sizes[len(sizes) // 2] if sizes else 0.0
 
 
 def _text_blocks(layout: PageLayout, running: frozenset[str]) -> Iterable[Block]:

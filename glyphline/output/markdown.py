@@ -12,6 +12,7 @@ with GitHub's pipe tables:
   column, or mostly empty cells) → one row per line with its cells separated by ` | `;
 - bold and italic words → `**…**` / `*…*`, only for runs shorter than their block (a bold
   paragraph is the author's style, not emphasis); words under a URI link → `[text](uri)`;
+- a footnote paired with its mark → `[^N]` at the mark and `[^N]: …` where the note stands;
 - running headers, footers and page numbers are left out; every page starts with
   `<!-- page N -->` so a chunk of the output keeps its page;
 - Markdown's metacharacters in the text are escaped, so the text reads back as itself.
@@ -45,6 +46,7 @@ class _Token:
     italic: bool
     link: str
     space_before: bool
+    note: str = ""
 
 
 def markdown_page(layout: PageLayout, context: "PageContext") -> str:
@@ -87,6 +89,8 @@ def _block(block: Block, vocabulary: Vocabulary | None, dehyphenate: bool) -> st
     tokens = _tokens([line.words for line in block.lines], vocabulary, dehyphenate)
     if block.kind == "heading":
         return "#" * block.level + " " + _inline(tokens, emphasis=False)
+    if block.kind == "footnote":
+        return "[^" + block.marker + "]: " + _inline(tokens, emphasis=True, line_start=False)
     if block.kind == "list_item":
         number = _NUMBERED.match(block.marker)
         if number:
@@ -147,7 +151,7 @@ def _tokens(lines: list[list[Word]], vocabulary: Vocabulary | None, dehyphenate:
                 space = not no_space_at_line_break(last.text[-1], word.text[0])
             else:
                 space = bool(tokens)
-            tokens.append(_Token(word.text, word.bold, word.italic, word.link, space))
+            tokens.append(_Token(word.text, word.bold, word.italic, word.link, space, word.note))
     return tokens
 
 
@@ -181,11 +185,18 @@ def _emphasised(tokens: list[_Token], emphasis: bool) -> str:
         j = i + 1
         while j < len(tokens) and emphasis and (tokens[j].bold, tokens[j].italic) == style:
             j += 1
-        text = "".join((" " if t.space_before and k else "") + escape(t.text) for k, t in enumerate(tokens[i:j]))
+        text = "".join((" " if t.space_before and k else "") + _word(t) for k, t in enumerate(tokens[i:j]))
         delimiter = "*" * (2 * style[0] + style[1])
         out.append((" " if tokens[i].space_before and out else "") + delimiter + text + delimiter)
         i = j
     return "".join(out)
+
+
+def _word(token: _Token) -> str:
+    if not token.note:
+        return escape(token.text)
+    at = token.text.rfind(token.note)
+    return escape(token.text[:at]) + "[^" + token.note + "]" + escape(token.text[at + len(token.note):])
 
 
 def _link(text: str, plain: str, uri: str) -> str:
