@@ -258,3 +258,11 @@ def test_a_footnote_is_paired_with_its_mark_on_the_page():
     assert "drainage scheme[^1] that cost 4.2 million" in text
     assert "\n[^1]: The scheme was first proposed in 2014.\n" in text
     assert "\n7 A note whose mark is nowhere on the page." in text
+
+
+def test_a_running_header_set_close_to_the_first_page_title_is_left_out_there_too():
+    first = [("R", 9, 72, 760, "Harbour Gazette"), ("B", 16, 72, 744, "Spring Edition")] + paragraph(700)
+    later = [("R", 9, 72, 760, "Harbour Gazette")] + paragraph(700) + paragraph(660)
+    text = markdown(build([first, later, later]))
+    assert "Harbour Gazette" not in text
+    assert text.startswith("<!-- page 1 -->\n\n# Spring Edition\n")

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
 from .model import Block, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
@@ -77,9 +78,14 @@ class HeadingStyles:
     styles: tuple[tuple[float, bool], ...] = ()
     running: frozenset[str] = frozenset()
 
-    def is_running(self, block: Block) -> bool:
-        """Is this header or footer block a running one (see the module doc)?"""
+    def is_running(self, block: Block, page_height: float) -> bool:
+        """Is this a running header or footer (see the module doc)? A block layout kept in the text
+        counts too when it repeats one in the header or footer zone (the first page's header set
+        closer to the title than on the other pages)."""
         text = " ".join(line.text for line in block.lines)
+        if block.role not in ("header", "footer"):
+            in_zone = block.y1 <= HEADER_ZONE * page_height or block.y0 >= (1 - FOOTER_ZONE) * page_height
+            return in_zone and len(block.lines) == 1 and _running_key(text) in self.running
         return bool(PAGE_NUMBER.match(text)) or _running_key(text) in self.running
 
     def level(self, size: float, bold: bool) -> int:
@@ -134,7 +140,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
         if block.table >= 0 and block.cells:
             block.kind = "table_row"
             continue
-        if block.role in ("header", "footer") and headings.is_running(block):
+        if block.role != "rotated" and headings.is_running(block, layout.height):
             block.kind = "running"
             continue
         if block.role == "rotated":
@@ -196,13 +202,10 @@ def _block_size(block: Block) -> float:
 
 def _text_blocks(layout: PageLayout, running: frozenset[str]) -> Iterable[Block]:
     """The page's blocks of running text: no table rows, rotated lines or running headers."""
+    census = HeadingStyles(running=running)
     for block in layout.blocks:
-        if block.table >= 0 or block.role == "rotated":
+        if block.table >= 0 or block.role == "rotated" or census.is_running(block, layout.height):
             continue
-        if block.role in ("header", "footer"):
-            text = " ".join(line.text for line in block.lines)
-            if PAGE_NUMBER.match(text) or _running_key(text) in running:
-                continue
         yield block
 
 
