@@ -266,3 +266,9 @@ def test_a_running_header_set_close_to_the_first_page_title_is_left_out_there_to
     text = markdown(build([first, later, later]))
     assert "Harbour Gazette" not in text
     assert text.startswith("<!-- page 1 -->\n\n# Spring Edition\n")
+
+
+def test_a_lone_number_closing_the_page_above_the_footer_zone_is_a_page_number():
+    pages = [paragraph(700) + paragraph(660) + [("R", 10, 300, 120, str(n))] for n in (1, 2)]
+    text = markdown(build(pages))
+    assert not re.search(r"^\d$", text, re.MULTILINE) and text.count(BODY) == 4

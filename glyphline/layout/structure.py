@@ -10,9 +10,10 @@ to the document's own type, none in points. A document set in one size without b
 has no headings.
 
 Running headers and footers. Layout marks the short lines at the top and bottom of a page as
-header or footer by their place; here one is running (left out of Markdown) when its text,
-digits aside, recurs on another page, or when it is a page number. Otherwise (a title at
-the top of a one-page document) it is text like any other.
+header or footer by their place; here such a line, or any one-line block in those zones, is
+running (left out of Markdown) when its text, digits aside, recurs there on another page, or
+when it is a page number (so is a lone number opening or closing the page's text). Otherwise (a title at the top of a one-page document) it is text
+like any other.
 
 Footnotes (FOOTNOTE_NUMBER, FOOTNOTE_REF) are paired with their reference mark on the same
 page; an unpaired one stays a paragraph.
@@ -79,13 +80,10 @@ class HeadingStyles:
     running: frozenset[str] = frozenset()
 
     def is_running(self, block: Block, page_height: float) -> bool:
-        """Is this a running header or footer (see the module doc)? A block layout kept in the text
-        counts too when it repeats one in the header or footer zone (the first page's header set
-        closer to the title than on the other pages)."""
+        """Is this a running header or footer (see the module doc)?"""
+        if not _in_margin(block, page_height):
+            return False
         text = " ".join(line.text for line in block.lines)
-        if block.role not in ("header", "footer"):
-            in_zone = block.y1 <= HEADER_ZONE * page_height or block.y0 >= (1 - FOOTER_ZONE) * page_height
-            return in_zone and len(block.lines) == 1 and _running_key(text) in self.running
         return bool(PAGE_NUMBER.match(text)) or _running_key(text) in self.running
 
     def level(self, size: float, bold: bool) -> int:
@@ -102,7 +100,7 @@ def heading_styles(layouts: Iterable[PageLayout]) -> HeadingStyles:
     pages_of: dict[str, set[int]] = {}
     for layout in layouts:
         for block in layout.blocks:
-            if block.role in ("header", "footer"):
+            if _in_margin(block, layout.height):
                 key = _running_key(" ".join(line.text for line in block.lines))
                 pages_of.setdefault(key, set()).add(layout.number)
     running = frozenset(key for key, pages in pages_of.items() if len(pages) >= RUNNING_MIN_PAGES)
@@ -140,7 +138,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
         if block.table >= 0 and block.cells:
             block.kind = "table_row"
             continue
-        if block.role != "rotated" and headings.is_running(block, layout.height):
+        if block.role != "rotated" and (headings.is_running(block, layout.height) or _page_number(block, layout)):
             block.kind = "running"
             continue
         if block.role == "rotated":
@@ -204,9 +202,27 @@ def _text_blocks(layout: PageLayout, running: frozenset[str]) -> Iterable[Block]
     """The page's blocks of running text: no table rows, rotated lines or running headers."""
     census = HeadingStyles(running=running)
     for block in layout.blocks:
-        if block.table >= 0 or block.role == "rotated" or census.is_running(block, layout.height):
+        if (block.table >= 0 or block.role == "rotated" or census.is_running(block, layout.height)
+                or _page_number(block, layout)):
             continue
         yield block
+
+
+def _page_number(block: Block, layout: PageLayout) -> bool:
+    """A lone number opening or closing the page's text, wherever the zones are (LaTeX sets its
+    page numbers higher than a footer zone)."""
+    body = [b for b in layout.blocks if b.role == "body"]
+    return bool(body) and (block is body[0] or block is body[-1]) and len(block.lines) == 1 \
+        and bool(PAGE_NUMBER.match(block.lines[0].text))
+
+
+def _in_margin(block: Block, page_height: float) -> bool:
+    """A header or footer by layout's marks; or a line in its top or bottom zones that layout kept in
+    the text (set closer to the text on this page than on the others, or drawn in a form)."""
+    if block.role in ("header", "footer"):
+        return True
+    return block.role == "body" and len(block.lines) == 1 and (
+        block.y1 <= HEADER_ZONE * page_height or block.y0 >= (1 - FOOTER_ZONE) * page_height)
 
 
 def _running_key(text: str) -> str:
