@@ -272,3 +272,10 @@ def test_a_lone_number_closing_the_page_above_the_footer_zone_is_a_page_number()
     pages = [paragraph(700) + paragraph(660) + [("R", 10, 300, 120, str(n))] for n in (1, 2)]
     text = markdown(build(pages))
     assert not re.search(r"^\d$", text, re.MULTILINE) and text.count(BODY) == 4
+
+
+def test_headings_at_the_tops_of_pages_that_differ_only_in_their_numbers_are_kept():
+    pages = [[("B", 14, 72, 760, f"Section {n}: Notes from the valley")] + paragraph(720) + paragraph(680)
+             for n in (3, 4)]
+    text = markdown(build(pages))
+    assert "# Section 3: Notes from the valley" in text and "# Section 4: Notes from the valley" in text

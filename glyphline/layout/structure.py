@@ -11,9 +11,11 @@ has no headings.
 
 Running headers and footers. Layout marks the short lines at the top and bottom of a page as
 header or footer by their place; here such a line, or any one-line block in those zones, is
-running (left out of Markdown) when its text, digits aside, recurs there on another page, or
-when it is a page number (so is a lone number opening or closing the page's text). Otherwise (a title at the top of a one-page document) it is text
-like any other.
+running (left out of Markdown) when its text recurs there on another page (digits aside for
+the lines layout marked: "Page 3", "Page 4"; exactly for the others: section headings at the
+tops of pages may differ only in their numbers), or when it is a page number (so is a lone
+number opening or closing the page's text). Otherwise (a title at the top of a one-page
+document) it is text like any other.
 
 Footnotes (FOOTNOTE_NUMBER, FOOTNOTE_REF) are paired with their reference mark on the same
 page; an unpaired one stays a paragraph.
@@ -84,7 +86,8 @@ class HeadingStyles:
         if not _in_margin(block, page_height):
             return False
         text = " ".join(line.text for line in block.lines)
-        return bool(PAGE_NUMBER.match(text)) or _running_key(text) in self.running
+        marked = _running_key(text, True)   # an unmarked line may repeat a marked header
+        return bool(PAGE_NUMBER.match(text)) or marked in self.running or _running_key(text, _marked(block)) in self.running
 
     def level(self, size: float, bold: bool) -> int:
         """The heading level of a style, 0 when it is no heading style."""
@@ -101,7 +104,7 @@ def heading_styles(layouts: Iterable[PageLayout]) -> HeadingStyles:
     for layout in layouts:
         for block in layout.blocks:
             if _in_margin(block, layout.height):
-                key = _running_key(" ".join(line.text for line in block.lines))
+                key = _running_key(" ".join(line.text for line in block.lines), _marked(block))
                 pages_of.setdefault(key, set()).add(layout.number)
     running = frozenset(key for key, pages in pages_of.items() if len(pages) >= RUNNING_MIN_PAGES)
     layouts_blocks = [[b for b in _text_blocks(layout, running)] for layout in layouts]
@@ -225,8 +228,16 @@ def _in_margin(block: Block, page_height: float) -> bool:
         block.y1 <= HEADER_ZONE * page_height or block.y0 >= (1 - FOOTER_ZONE) * page_height)
 
 
-def _running_key(text: str) -> str:
-    return _DIGITS.sub("#", " ".join(text.lower().split()))
+def _marked(block: Block) -> bool:
+    return block.role in ("header", "footer")
+
+
+def _running_key(text: str, marked: bool) -> str:
+    """What must recur: a marked header's or footer's text with its digits aside ("Page 3", "Page 4");
+    an unmarked line's exact text (section headings at the tops of pages differ only in their numbers)."""
+    if marked:
+        return _DIGITS.sub("#", " ".join(text.lower().split()))
+    return "=" + " ".join(text.split())
 
 
 def _same_size(a: float, b: float) -> bool:
