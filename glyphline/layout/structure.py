@@ -12,8 +12,8 @@ has no headings.
 Running headers and footers. Layout marks the short lines at the top and bottom of a page as
 header or footer by their place; here such a line, or any one-line block in those zones, is
 running (left out of Markdown) when its text recurs there on another page (digits aside for
-the lines layout marked: "Page 3", "Page 4"; exactly for the others: section headings at the
-tops of pages may differ only in their numbers), or when it is a page number (so is a lone
+lines layout marked that are not in a heading size: "Page 3", "Page 4"; exactly for the
+others: section headings at the tops of pages may differ only in their numbers), or when it is a page number (so is a lone
 number opening or closing the page's text). Otherwise (a title at the top of a one-page
 document) it is text like any other.
 
@@ -86,8 +86,12 @@ class HeadingStyles:
         if not _in_margin(block, page_height):
             return False
         text = " ".join(line.text for line in block.lines)
-        marked = _running_key(text, True)   # an unmarked line may repeat a marked header
-        return bool(PAGE_NUMBER.match(text)) or marked in self.running or _running_key(text, _marked(block)) in self.running
+        if PAGE_NUMBER.match(text):
+            return True
+        small = _block_size(block) < HEADING_SIZE_RATIO * self.body_size
+        # an unmarked line may repeat a marked header (set closer to the text on this page)
+        return (small and _running_key(text, True) in self.running) or \
+            _running_key(text, small and _marked(block)) in self.running
 
     def level(self, size: float, bold: bool) -> int:
         """The heading level of a style, 0 when it is no heading style."""
@@ -100,14 +104,23 @@ class HeadingStyles:
 def heading_styles(layouts: Iterable[PageLayout]) -> HeadingStyles:
     """Rank the heading styles of the document (or of the pages given)."""
     layouts = list(layouts)
+    sizes: dict[float, int] = {}   # a first census, running lines included (they are few characters)
+    for layout in layouts:
+        for block in layout.blocks:
+            if block.table < 0 and block.role != "rotated":
+                for line in block.lines:
+                    for word in line.words:
+                        sizes[round(word.size, 1)] = sizes.get(round(word.size, 1), 0) + len(word.text)
+    text_size = max(sizes, key=sizes.get) if sizes else 0.0
     pages_of: dict[str, set[int]] = {}
     for layout in layouts:
         for block in layout.blocks:
             if _in_margin(block, layout.height):
-                key = _running_key(" ".join(line.text for line in block.lines), _marked(block))
+                small = _block_size(block) < HEADING_SIZE_RATIO * text_size
+                key = _running_key(" ".join(line.text for line in block.lines), small and _marked(block))
                 pages_of.setdefault(key, set()).add(layout.number)
     running = frozenset(key for key, pages in pages_of.items() if len(pages) >= RUNNING_MIN_PAGES)
-    layouts_blocks = [[b for b in _text_blocks(layout, running)] for layout in layouts]
+    layouts_blocks = [[b for b in _text_blocks(layout, running, text_size)] for layout in layouts]
     by_size: dict[float, int] = {}
     bold_chars: dict[float, int] = {}
     for blocks in layouts_blocks:
@@ -201,9 +214,9 @@ def _block_size(block: Block) -> float:
     return sizes[len(sizes) // 2] if sizes else 0.0
 
 
-def _text_blocks(layout: PageLayout, running: frozenset[str]) -> Iterable[Block]:
+def _text_blocks(layout: PageLayout, running: frozenset[str], text_size: float) -> Iterable[Block]:
     """The page's blocks of running text: no table rows, rotated lines or running headers."""
-    census = HeadingStyles(running=running)
+    census = HeadingStyles(body_size=text_size, running=running)
     for block in layout.blocks:
         if (block.table >= 0 or block.role == "rotated" or census.is_running(block, layout.height)
                 or _page_number(block, layout)):
@@ -232,10 +245,11 @@ def _marked(block: Block) -> bool:
     return block.role in ("header", "footer")
 
 
-def _running_key(text: str, marked: bool) -> str:
-    """What must recur: a marked header's or footer's text with its digits aside ("Page 3", "Page 4");
-    an unmarked line's exact text (section headings at the tops of pages differ only in their numbers)."""
-    if marked:
+def _running_key(text: str, loose: bool) -> str:
+    """What must recur: a marked header's or footer's text in small type with its digits aside
+    ("Page 3", "Page 4"); anything else exactly (section headings at the tops of pages may differ
+    only in their numbers)."""
+    if loose:
         return _DIGITS.sub("#", " ".join(text.lower().split()))
     return "=" + " ".join(text.split())
 
