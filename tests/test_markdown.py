@@ -279,3 +279,8 @@ def test_headings_at_the_tops_of_pages_that_differ_only_in_their_numbers_are_kep
              for n in (3, 4)]
     text = markdown(build(pages))
     assert "# Section 3: Notes from the valley" in text and "# Section 4: Notes from the valley" in text
+
+
+def test_a_paragraph_opening_with_an_emphasised_word_keeps_its_emphasis():
+    page = [("I", 10, 72, 700, "Nota bene"), ("R", 10, 122, 700, "the gauges are read twice a day.")] + paragraph(660)
+    assert "\n*Nota bene* the gauges are read twice a day.\n" in markdown(build([page]))

@@ -212,11 +212,11 @@ def escape(text: str) -> str:
 
 def _escape_line_start(text: str) -> str:
     """Escape what would make a line a heading, list item, quote or rule ("# 1", "- x", "3. x")."""
+    if text[:1] in "*[<":
+        return text   # opens with our own emphasis or link (the text's own are escaped as "\\*")
     match = _LINE_START.match(text)
     if match is None:
         return text
     if match.group(3):
         return match.group(3) + "\\" + text[len(match.group(3)):]
-    if text.startswith("\\"):
-        return text   # already escaped inline
     return "\\" + text
