@@ -284,3 +284,11 @@ def test_headings_at_the_tops_of_pages_that_differ_only_in_their_numbers_are_kep
 def test_a_paragraph_opening_with_an_emphasised_word_keeps_its_emphasis():
     page = [("I", 10, 72, 700, "Nota bene"), ("R", 10, 122, 700, "the gauges are read twice a day.")] + paragraph(660)
     assert "\n*Nota bene* the gauges are read twice a day.\n" in markdown(build([page]))
+
+
+def test_a_running_header_with_the_page_number_first_or_last_is_left_out():
+    def page(number: int) -> list:
+        header = f"{number} USER MANUAL (VERSION 3.64)" if number % 2 == 0 else f"USER MANUAL (VERSION 3.64) {number}"
+        return [("R", 9, 72, 760, header)] + paragraph(700) + paragraph(660)
+    text = markdown(build([page(n) for n in (2, 3, 4)]))
+    assert "MANUAL" not in text and text.count(BODY) == 6

@@ -64,11 +64,13 @@ FOOTNOTE_NUMBER = re.compile(r"^\d{1,3}$")
 FOOTNOTE_REF = re.compile(r"^(.*[^\W\d_]|.*[^\d\s][.,;:!?)\]”’\"'])(\d{1,3})([.,;:!?)]*)$")
 
 # A page number on its own: "7", "- 7 -", "Page 7", "7 of 20", "vii", "Seite 7".
-PAGE_NUMBER = re.compile(r"^[-–—\s]*(?:(?:page|seite|p\.)\s*)?(?:\d{1,5}|[ivxlcdm]{1,8})(?:\s*(?:of|/|von)\s*\d{1,5})?[-–—\s]*$",
+ROMAN = r"(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+PAGE_NUMBER = re.compile(r"^[-–—\s]*(?:(?:page|seite|p\.)\s*)?(?:\d{1,5}|" + ROMAN + r")(?:\s*(?:of|/|von)\s*\d{1,5})?[-–—\s]*$",
                          re.IGNORECASE)
 # A running header or footer recurs on at least this many pages (digits aside: "Page 3", "Page 4").
 RUNNING_MIN_PAGES = 2
 _DIGITS = re.compile(r"\d+")
+_PAGE_WORD = re.compile(r"^(?:\d{1,5}|" + ROMAN + r"|[-–—|·•])$")
 
 
 @dataclass(frozen=True)
@@ -249,8 +251,13 @@ def _running_key(text: str, loose: bool) -> str:
     """What must recur: a marked header's or footer's text in small type with its digits aside
     ("Page 3", "Page 4"); anything else exactly (section headings at the tops of pages may differ
     only in their numbers)."""
-    if loose:
-        return _DIGITS.sub("#", " ".join(text.lower().split()))
+    if loose:   # the page number may stand first on even pages and last on odd ones
+        words = text.lower().split()
+        while words and _PAGE_WORD.match(words[0]):
+            del words[0]
+        while words and _PAGE_WORD.match(words[-1]):
+            del words[-1]
+        return _DIGITS.sub("#", " ".join(words))
     return "=" + " ".join(text.split())
 
 
