@@ -2,7 +2,10 @@
 truth where meta.json gives it), heading levels, lists, tables, and whether running headers,
 footers and page numbers (meta.json special_blocks) are left out while body blocks are kept.
 
-    python bench/markdown_structure.py [--corpus DIR ...] [--pages 1-30] [--show N]
+    python bench/markdown_structure.py [--corpus DIR ...] [--pages 1-30] [--show N] [--peer pymupdf4llm]
+
+--peer pymupdf4llm measures pymupdf4llm (shipped with PyMuPDF 2.x) on the same files instead,
+with its running headers and footers left out too (header=False, footer=False) and no OCR.
 
 Reads each case folder's doc.pdf (or the folder's first PDF); prints one line per document and
 the totals. A measurement, not a test: nothing here asserts.
@@ -46,19 +49,37 @@ def _pdf(folder: Path) -> Path | None:
     return found[0] if found else None
 
 
-def measure(path: Path, pages: str | None) -> dict:
+def _glyphline(path: Path, pages: str | None) -> str:
+    return extract_text(path.read_bytes(), mode="markdown", pages=pages).text
+
+
+def _pymupdf4llm(path: Path, pages: str | None) -> str:
+    import pymupdf4llm
+
+    first, _, last = (pages or "").partition("-")
+    import pymupdf
+    with pymupdf.open(path) as doc:
+        count = doc.page_count
+    chosen = list(range(int(first) - 1, min(int(last), count))) if pages else None
+    return pymupdf4llm.to_markdown(str(path), pages=chosen, header=False, footer=False, use_ocr=False,
+                                   show_progress=False)
+
+
+PEERS = {"glyphline": _glyphline, "pymupdf4llm": _pymupdf4llm}
+
+
+def measure(path: Path, pages: str | None, peer: str = "glyphline") -> dict:
     meta_path = path.parent / "meta.json"
     meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     signal.alarm(SECONDS_PER_FILE)
     try:
-        result = extract_text(path.read_bytes(), mode="markdown", pages=pages)
+        text = PEERS[peer](path, pages)
     except Timeout:
         return {"error": "timeout"}
     except Exception as exc:  # noqa: BLE001 - a measurement records failures, it does not stop
         return {"error": type(exc).__name__}
     finally:
         signal.alarm(0)
-    text = result.text
     levels = collections.Counter(len(m.group(1)) for m in HEADING.finditer(text))
     row = {
         "headings": sum(levels.values()), "levels": dict(sorted(levels.items())),
@@ -96,6 +117,7 @@ def main() -> None:
     parser.add_argument("--corpus", nargs="*", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--pages", default="1-30", help="pages per document (all: '')")
     parser.add_argument("--show", type=int, default=0, help="print the first headings of each document")
+    parser.add_argument("--peer", choices=sorted(PEERS), default="glyphline")
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, _alarm)
     totals = collections.Counter()
@@ -106,7 +128,7 @@ def main() -> None:
             pdf = _pdf(folder)
             if pdf is None:
                 continue
-            row = measure(pdf, args.pages or None)
+            row = measure(pdf, args.pages or None, args.peer)
             name = f"{corpus.name}/{folder.name}"
             if "error" in row:
                 print(f"{name:60} {row['error']}")
