@@ -21,7 +21,7 @@ from .errors import Cancelled
 from .layout import collect_doc_stats, needs_document_stats
 from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
-from .layout.structure import heading_styles, mark_structure
+from .layout.structure import HeadingStyles, heading_styles, mark_structure
 from .limits import Limits
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
@@ -155,9 +155,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         if vocabulary is not None:
             join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
         if render.structured:
-            headings = heading_styles(layout for layout, _, _ in analysed)
-            for layout, _, _ in analysed:
-                mark_structure(layout, headings)
+            _mark_structure(analysed, [layout for layout, _, _ in analysed])
         results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
                    for layout, warnings, rotation in analysed]
         scan = scan_report(results)
@@ -196,7 +194,7 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
         if render.structured:   # heading ranks from the pages seen so far (extract_text uses the whole document)
-            mark_structure(layout, heading_styles(seen[-STATS_WINDOW_PAGES:]))
+            _mark_structure([(layout, warnings, rotation)], seen[-STATS_WINDOW_PAGES:])
         result = _render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
         if on_progress is not None:
             on_progress(done, len(numbers))
@@ -295,6 +293,29 @@ def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, li
     for i in short:
         analysed[i] = _analyse(document, analysed[i][0].number, stats)
     return analysed
+
+
+def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence: list[PageLayout]) -> None:
+    """Headings, lists, tables and running headers for the structured outputs (layout.structure),
+    ranked on the `evidence` pages; a bug costs the structure of a page, never its text."""
+    try:
+        headings = heading_styles(evidence)
+    except Exception as exc:
+        if _debugging():
+            raise
+        headings = HeadingStyles()
+        for _, warnings, _ in analysed[:1]:
+            warnings.append(f"the document's headings could not be ranked ({short_error(exc)})")
+    for layout, warnings, _ in analysed:
+        try:
+            mark_structure(layout, headings)
+        except Exception as exc:
+            if _debugging():
+                raise
+            for block in layout.blocks:
+                block.kind, block.level, block.marker = "paragraph", 0, ""
+            warnings.append(f"page {layout.number}: its structure could not be found ({short_error(exc)}); "
+                            "its blocks are given as paragraphs")
 
 
 def _dehyphenating(options: ExtractOptions) -> bool:

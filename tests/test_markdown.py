@@ -292,3 +292,15 @@ def test_a_running_header_with_the_page_number_first_or_last_is_left_out():
         return [("R", 9, 72, 760, header)] + paragraph(700) + paragraph(660)
     text = markdown(build([page(n) for n in (2, 3, 4)]))
     assert "MANUAL" not in text and text.count(BODY) == 6
+
+
+def test_a_bug_in_the_structure_of_a_page_costs_only_its_structure(monkeypatch):
+    import glyphline.extract as extract
+
+    def broken(layout, headings):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(extract, "mark_structure", broken)
+    monkeypatch.delenv("GLYPHLINE_DEBUG", raising=False)
+    result = extract_text(build([[("B", 16, 72, 720, "Notice")] + paragraph(690)]), mode="markdown")
+    assert result.text == f"<!-- page 1 -->\n\nNotice\n\n{BODY} {BODY_END}\n"
+    assert any("structure could not be found" in w for w in result.warnings)
