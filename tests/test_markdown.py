@@ -304,3 +304,10 @@ def test_a_bug_in_the_structure_of_a_page_costs_only_its_structure(monkeypatch):
     result = extract_text(build([[("B", 16, 72, 720, "Notice")] + paragraph(690)]), mode="markdown")
     assert result.text == f"<!-- page 1 -->\n\nNotice\n\n{BODY} {BODY_END}\n"
     assert any("structure could not be found" in w for w in result.warnings)
+
+
+def test_right_aligned_item_numbers_stepping_left_stay_one_level():
+    page = [("R", 10, 78, 700, "(i) the first condition holds,"), ("R", 10, 75, 686, "(ii) the second one too,"),
+            ("R", 10, 72, 672, "(iii) and the third.")] + paragraph(640)
+    text = markdown(build([page]))
+    assert "- (i) the first condition holds,\n- (ii) the second one too,\n- (iii) and the third." in text

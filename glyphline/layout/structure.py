@@ -333,14 +333,22 @@ def _nest_lists(blocks: list[Block]) -> None:
 
 
 def _nest_run(run: list[Block]) -> None:
+    # markers within ALIGN_EM of the previous one share an indent (right-aligned "(i)", "(ii)", "(iii)" step left)
     indents: list[float] = []
-    for block in sorted(run, key=lambda b: b.x0):
-        em = _em(block)
-        if not indents or block.x0 - indents[-1] > ALIGN_EM * em:
-            indents.append(block.x0)
+    previous = None
+    for block in sorted(run, key=_marker_x):
+        x = _marker_x(block)
+        if previous is None or x - previous > ALIGN_EM * _em(block):
+            indents.append(x)
+        previous = x
     for block in run:
-        em = _em(block)
-        block.level = max(i for i, indent in enumerate(indents) if block.x0 >= indent - ALIGN_EM * em)
+        x = _marker_x(block)
+        block.level = max(i for i, indent in enumerate(indents) if x >= indent)
+
+
+def _marker_x(block: Block) -> float:
+    """Where the item's marker stands: its first line's start (the line box keeps the marker's place)."""
+    return block.lines[0].x0
 
 
 def _em(block: Block) -> float:
