@@ -84,7 +84,7 @@ def measure(path: Path, pages: str | None, peer: str = "glyphline") -> dict:
     row = {
         "headings": sum(levels.values()), "levels": dict(sorted(levels.items())),
         "list_items": len(re.findall(r"^\s*(?:-|\d+\.) ", text, re.MULTILINE)),
-        "tables": len(re.findall(r"^\|(?: --- \|)+$", text, re.MULTILINE)),
+        "tables": len(re.findall(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$", text, re.MULTILINE)),
         "links": len(re.findall(r"\]\(|<https?://", text)),
         "truth_headings": "headings" in meta.get("features", []) if meta else None,
         "first_headings": [line for line in text.splitlines() if line.startswith("#")][:4],
