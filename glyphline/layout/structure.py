@@ -11,11 +11,11 @@ has no headings.
 
 Running headers and footers. Layout marks the short lines at the top and bottom of a page as
 header or footer by their place; here such a line, or any one-line block in those zones, is
-running (left out of Markdown) when its text recurs there on another page (digits aside for
-lines layout marked that are not in a heading size: "Page 3", "Page 4"; exactly for the
-others: section headings at the tops of pages may differ only in their numbers), or when it is a page number (so is a lone
-number opening or closing the page's text). Otherwise (a title at the top of a one-page
-document) it is text like any other.
+running (left out of Markdown) when its text recurs there on another page, or when it is a
+page number (as is a lone number opening or closing the page's text). Lines layout marked,
+in less than a heading's size, may differ in their digits ("Page 3", "Page 4"); the others
+must recur exactly (section headings at the tops of pages may differ only in their numbers).
+Otherwise (a title at the top of a one-page document) a line is text like any other.
 
 Footnotes (FOOTNOTE_NUMBER, FOOTNOTE_REF) are paired with their reference mark on the same
 page; an unpaired one stays a paragraph.
@@ -23,8 +23,8 @@ page; an unpaired one stays a paragraph.
 Lists. A block whose first word is a bullet (•, –, ◦, ▪, …, or any single character in a
 symbol font) or a number or letter with a period or parenthesis is a list item; a lettered
 or Roman item needs a neighbouring item (a lone "A." opens a sentence as often as a list).
-Nesting: within a run of consecutive items, each distinct indent of the markers (ALIGN_EM
-apart) is one level deeper.
+Nesting: within a run of consecutive items, each distinct indent of the markers is one level
+deeper (markers less than ALIGN_EM right of the previous one share its indent).
 """
 from __future__ import annotations
 
