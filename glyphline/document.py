@@ -17,9 +17,11 @@ from typing import Any, Iterator, Sequence
 
 from . import filters
 from .content.env import PageEnv
+from .content.links import LinkArea, link_areas
 from .content.sources import PageInput
 from .content.sources import sources as glyph_sources
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
+from .fonts.style import FontStyle
 from .glyph import Glyph
 from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
 
@@ -228,6 +230,8 @@ class Page:
         self._image_coverage = 0.0
         self._unmapped_glyphs = 0
         self._hidden_glyphs = 0
+        self._font_styles: dict[str, FontStyle] = {}
+        self._links: list[LinkArea] | None = None
         # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
         self._warnings: list[str] = document._page_warnings.setdefault(index, [])
 
@@ -254,6 +258,23 @@ class Page:
         """Glyphs left out because they are in an optional content layer hidden at opening."""
         self.glyphs
         return self._hidden_glyphs
+
+    @property
+    def font_styles(self) -> dict[str, FontStyle]:
+        """Bold and italic of each font the page's glyphs name (Glyph.font → FontStyle)."""
+        self.glyphs
+        return self._font_styles
+
+    @property
+    def links(self) -> list[LinkArea]:
+        """The page's URI link areas in viewer space (Link annotations; empty when none or unreadable)."""
+        if self._links is None:
+            try:
+                self._links = link_areas(self._record.obj, viewer_matrix(self.box, self.rotation),
+                                         self._document.limits.annotations_per_page)
+            except Exception:   # links are an extra: a broken /Annots costs only them
+                self._links = []
+        return self._links
 
     @property
     def warnings(self) -> list[str]:
@@ -400,6 +421,7 @@ class Document:
                 font = self._fonts.get(font_obj, resource_name)
             for message in self._font_reports[key]:   # the font is cached: its failures are told on each page
                 report(message)
+            page._font_styles[font.name] = FontStyle(font.bold, font.italic)
             return font
 
         env = PageEnv(

@@ -1,4 +1,4 @@
-"""The library call: PDF bytes → text in one of four modes, page by page or whole.
+"""The library call: PDF bytes → text in one of the output modes, page by page or whole.
 
     result = extract_text(data, mode="reflow", pages="1-3,7")
     result.text, result.pages, result.scan, result.warnings
@@ -21,6 +21,7 @@ from .errors import Cancelled
 from .layout import collect_doc_stats, needs_document_stats
 from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
+from .layout.structure import HeadingStyles, heading_styles, mark_structure
 from .limits import Limits
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
@@ -157,6 +158,8 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
         if vocabulary is not None:
             join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
+        if render.structured:
+            _mark_structure(analysed, [layout for layout, _, _ in analysed])
         results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
                    for layout, warnings, rotation in analysed]
         scan = scan_report(results)
@@ -196,6 +199,8 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
         seen.append(layout)
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
+        if render.structured:   # heading ranks from the pages seen so far (extract_text uses the whole document)
+            _mark_structure([(layout, warnings, rotation)], seen[-STATS_WINDOW_PAGES:])
         result = _render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
         if on_progress is not None:
             on_progress(done, len(numbers))
@@ -270,7 +275,8 @@ def _analyse_page(document: Document, number: int, doc_stats=None,
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
     facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs,
-             "hidden_glyphs": page.hidden_glyphs}
+             "hidden_glyphs": page.hidden_glyphs,
+             "font_styles": page.font_styles, "links": page.links}
     structure = document.structure if order != "geometry" else None
     tags = structure.page(number - 1) if structure is not None else None
     try:
@@ -280,7 +286,8 @@ def _analyse_page(document: Document, number: int, doc_stats=None,
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise
-        layout = fallback_layout(glyphs, page.width, page.height, number, **facts)
+        layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage,
+                                 unmapped_glyphs=page.unmapped_glyphs)
         layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
     return layout, warnings, page.rotation
@@ -308,8 +315,31 @@ def _order_warnings(document: Document, options: ExtractOptions) -> list[str]:
     return []
 
 
+def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence: list[PageLayout]) -> None:
+    """Headings, lists, tables and running headers for the structured outputs (layout.structure),
+    ranked on the `evidence` pages; a bug costs the structure of a page, never its text."""
+    try:
+        headings = heading_styles(evidence)
+    except Exception as exc:
+        if _debugging():
+            raise
+        headings = HeadingStyles()
+        for _, warnings, _ in analysed[:1]:
+            warnings.append(f"the document's headings could not be ranked ({short_error(exc)})")
+    for layout, warnings, _ in analysed:
+        try:
+            mark_structure(layout, headings)
+        except Exception as exc:
+            if _debugging():
+                raise
+            for block in layout.blocks:
+                block.kind, block.level, block.marker = "paragraph", 0, ""
+            warnings.append(f"page {layout.number}: its structure could not be found ({short_error(exc)}); "
+                            "its blocks are given as paragraphs")
+
+
 def _dehyphenating(options: ExtractOptions) -> bool:
-    return options.mode is OutputMode.REFLOW and options.dehyphenate
+    return options.mode in (OutputMode.REFLOW, OutputMode.MARKDOWN) and options.dehyphenate
 
 
 def _vocabulary(layouts: list[PageLayout], options: ExtractOptions) -> Vocabulary | None:

@@ -25,6 +25,7 @@ class OutputMode(str, enum.Enum):
     PRESERVE = "preserve"   # the page's own line breaks; blocks separated by a blank line
     LAYOUT = "layout"       # a character grid that keeps table columns and indents aligned
     JSON = "json"           # pages → blocks → lines → words with boxes (schema glyphline/1)
+    MARKDOWN = "markdown"   # headings, lists, tables, emphasis and links; running headers left out
 
     def __str__(self) -> str:
         return self.value
@@ -86,12 +87,15 @@ def parse_mode(mode: Any) -> OutputMode:
 
 
 def describe() -> dict[str, Any]:
-    """Modes, option names with their defaults, and error kinds: what the site build hands to JavaScript."""
+    """Modes with their file extensions, option names with their defaults, and error kinds: what the
+    site build hands to JavaScript."""
     from .errors import ERROR_KINDS
+    from .output import RENDERERS
 
     defaults = ExtractOptions()
     options = {}
     for field in dataclasses.fields(ExtractOptions):
         value = getattr(defaults, field.name)
         options[JS_NAMES.get(field.name, field.name)] = value.value if isinstance(value, OutputMode) else value
-    return {"modes": [m.value for m in OutputMode], "options": options, "errorKinds": list(ERROR_KINDS)}
+    return {"modes": [m.value for m in OutputMode], "extensions": {m.value: RENDERERS[m].extension for m in OutputMode},
+            "options": options, "errorKinds": list(ERROR_KINDS)}

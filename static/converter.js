@@ -6,7 +6,7 @@
 // Attributes: `page-drop` accepts files dropped anywhere on the page; `preload` starts the
 // worker as soon as the element is on the page; `sample="url"` adds a "Try a sample" button;
 // `lang="de"` overrides the browser language.
-import { extractText, preload, status, GlyphlineError, MODES, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
+import { extractText, preload, status, GlyphlineError, EXTENSIONS, MODES, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
 import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
@@ -55,9 +55,10 @@ function element(tag, attributes = {}, children = []) {
   return node;
 }
 
-function textName(fileName) {
+/** The download's name: the PDF's stem with the extension of the mode (.txt, .md). */
+function textName(fileName, mode) {
   const stem = String(fileName || "document").replace(/\.pdf$/i, "") || "document";
-  return `${stem}.txt`;
+  return `${stem}${EXTENSIONS[mode] || ".txt"}`;
 }
 
 /** A page's text as elements, each with dir="auto" so Arabic and Hebrew read right to left:
@@ -319,7 +320,7 @@ class GlyphlineConverter extends HTMLElement {
     view.counts = element("p", { class: "counts" });
     view.warnings = element("ul", { class: "warnings" });
     view.warningsBox = element("details", { class: "warnings-box", hidden: true }, [element("summary", { text: t("warningsTitle") }), view.warnings]);
-    view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: textName(file.name) }) });
+    view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: textName(file.name, this.options.mode) }) });
     view.copy = element("button", { type: "button", class: "button copy", text: t("copy") });
     view.copyStatus = element("span", { class: "copy-status", role: "status" });
     view.previewNote = element("p", { class: "hint", hidden: true });
@@ -461,6 +462,7 @@ class GlyphlineConverter extends HTMLElement {
       return; // never an empty download presented as success
     }
     this.setState(job, "done");
+    view.download.textContent = t("download", { name: textName(job.file.name, job.mode) });
     if (missingFontData) {
       view.banner.textContent = t("errors.font-data");
       view.banner.hidden = false;
@@ -504,9 +506,10 @@ class GlyphlineConverter extends HTMLElement {
   }
 
   download(job) {
-    const blob = new Blob([job.result.text], { type: "text/plain;charset=utf-8" });
+    const type = job.mode === "markdown" ? "text/markdown;charset=utf-8" : "text/plain;charset=utf-8";
+    const blob = new Blob([job.result.text], { type });
     const url = URL.createObjectURL(blob);
-    const link = element("a", { href: url, download: textName(job.file.name), class: "visually-hidden" });
+    const link = element("a", { href: url, download: textName(job.file.name, job.mode), class: "visually-hidden" });
     this.root.append(link);
     link.click();
     link.remove();

@@ -9,8 +9,9 @@
 const WORKER_URL = new URL("../worker/worker.mjs", import.meta.url);
 const CANCEL_GRACE_MS = 3000; // a worker that cannot pause between pages is restarted after this
 
-// the engine's modes, option defaults and error kinds, written by the site build from glyphline.options
-export { ERROR_KINDS, MODES, DEFAULT_OPTIONS } from "./engine.mjs";
+// the engine's modes (with the extension of a file holding each), option defaults and error kinds,
+// written by the site build from glyphline.options
+export { ERROR_KINDS, EXTENSIONS, MODES, DEFAULT_OPTIONS } from "./engine.mjs";
 
 /** A conversion that failed; `kind` is one of ERROR_KINDS. */
 export class GlyphlineError extends Error {
@@ -185,7 +186,7 @@ function cancel(job) {
 /**
  * Extracts the text of a PDF.
  * @param {File|Blob|ArrayBuffer|Uint8Array} input
- * @param {{mode?: "reflow"|"preserve"|"layout"|"json", pages?: string, markers?: boolean, pageBreaks?: boolean,
+ * @param {{mode?: "reflow"|"preserve"|"layout"|"json"|"markdown", pages?: string, markers?: boolean, pageBreaks?: boolean,
  *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean, order?: "auto"|"geometry"|"tags",
  *          onProgress?: (p: {page: number, pages: number}) => void, signal?: AbortSignal}} [options]
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,

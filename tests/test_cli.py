@@ -49,7 +49,7 @@ def test_help_documents_every_exit_code():
         assert code in out
 
 
-@pytest.mark.parametrize("args", [[], ["--pages", "3-1", "x.pdf"], ["--mode", "markdown", "x.pdf"],
+@pytest.mark.parametrize("args", [[], ["--pages", "3-1", "x.pdf"], ["--mode", "html", "x.pdf"],
                                   ["--jobs", "0", "x.pdf"], ["-o", "a", "--outdir", "b", "x.pdf"], ["-", "-"]])
 def test_usage_errors_exit_2(args):
     proc = run(*args)

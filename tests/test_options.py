@@ -46,6 +46,8 @@ def test_the_web_page_options_use_javascript_names_and_keep_defaults():
 def test_describe_gives_javascript_the_modes_defaults_and_error_kinds():
     described = describe()
     assert described["modes"] == list(MODES)
+    assert described["extensions"] == {"reflow": ".txt", "preserve": ".txt", "layout": ".txt", "json": ".json",
+                                       "markdown": ".md"}
     assert described["options"] == {"mode": "reflow", "pages": None, "markers": False, "pageBreaks": True,
                                     "dehyphenate": True, "password": "", "bom": False, "annotations": True,
                                     "order": "auto"}

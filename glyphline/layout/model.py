@@ -19,6 +19,10 @@ class Word:
     size: float          # font size of the word's first glyph
     font: str
     flags: int = 0       # union of the glyph flags (glyphline.glyph)
+    bold: bool = False   # the font's style (glyphline.fonts.style), for emphasis and heading ranks
+    italic: bool = False
+    link: str = ""       # the URI of a Link annotation over the word
+    note: str = ""       # the word ends in this footnote's reference mark (set by layout.structure)
 
 
 @dataclass(slots=True)
@@ -50,6 +54,12 @@ class Block:
     tag: Tag | None = None   # the author's structure element (tagged PDF) most of its text belongs to
     tagged: float = 0.0      # share of its characters that the structure tree names (0 when untagged)
     tag_orders: tuple[int, int] = (-1, -1)   # first and last of its spans in the tree's reading order
+    table: int = -1      # a table row: the rows of one table share this number (unique on the page)
+    cells: list[list[Word]] = field(default_factory=list)  # a table row's words, column by column
+    # set by layout.structure for the structured outputs (Markdown):
+    kind: str = "paragraph"   # paragraph | heading | list_item | table_row | footnote | running (header, footer, page number)
+    level: int = 0       # heading level 1–6; a list item's nesting depth from 0
+    marker: str = ""     # a list item's bullet or number, a footnote's number, as printed (taken off its first word)
 
 
 @dataclass

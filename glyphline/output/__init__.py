@@ -13,7 +13,7 @@ from typing import Any, Callable, Protocol
 from ..layout.hyphenation import Vocabulary
 from ..layout.model import PageLayout
 from ..options import OutputMode
-from . import grid, json_out, text
+from . import grid, json_out, markdown, text
 
 
 class RenderedPage(Protocol):
@@ -51,6 +51,7 @@ class Renderer:
     page: Callable[[PageLayout, PageContext], str]
     document: Callable[[list[RenderedPage], DocumentContext], str]
     extension: str                          # of a file holding the output (CLI --outdir)
+    structured: bool = False                # needs layout.structure's marks (headings, lists, tables)
 
 
 def _joined(pages: list[RenderedPage], context: DocumentContext) -> str:
@@ -62,6 +63,7 @@ RENDERERS: dict[OutputMode, Renderer] = {
     OutputMode.PRESERVE: Renderer(text.preserve_page, _joined, ".txt"),
     OutputMode.LAYOUT: Renderer(grid.grid_page, _joined, ".txt"),
     OutputMode.JSON: Renderer(json_out.json_page, json_out.json_document, ".json"),
+    OutputMode.MARKDOWN: Renderer(markdown.markdown_page, markdown.markdown_document, ".md", structured=True),
 }
 
 
