@@ -29,3 +29,5 @@ class PageEnv:
     warnings: list[str] = field(default_factory=list)
     undecodable: int = 0             # glyphs dropped because their code had no Unicode
     image_area: float = 0.0          # viewer-space area of the images painted (scan detection)
+    images: list = field(default_factory=list)   # (image XObject, CTM into viewer space) as painted, for OCR
+    ocr: Any = None                  # the page's OCR report (glyphline.content.ocr.OcrReport) when it was recognised

@@ -5,6 +5,7 @@ All boxes are axis-aligned in viewer space (see glyphline.glyph): x0 < x1, y0 < 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -17,6 +18,7 @@ class Word:
     size: float          # font size of the word's first glyph
     font: str
     flags: int = 0       # union of the glyph flags (glyphline.glyph)
+    confidence: float = -1.0   # OCR words: the engine's confidence (0–100); -1 for drawn text
 
 
 @dataclass(slots=True)
@@ -56,5 +58,6 @@ class PageLayout:
     char_count: int = 0  # characters of text on the page (for scan detection)
     image_coverage: float = 0.0  # share of the page painted with images (for scan detection)
     unmapped_glyphs: int = 0     # glyphs left out because their font has no Unicode for them
+    ocr: Any = None              # the OCR report (glyphline.content.ocr.OcrReport) when the page was recognised
     # baseline steps between consecutive same-size lines, by size bucket (for DocStats)
     line_pitches: dict[int, list[float]] = field(default_factory=dict)
