@@ -76,7 +76,7 @@ def encode(image, codec: str) -> tuple[bytes, dict]:
 def _g4(image) -> bytes:
     """The G4 strip of a one-strip TIFF written by Pillow (libtiff)."""
     out = io.BytesIO()
-    image.point(lambda v: 255 if v > 160 else 0).convert("1").save(out, "TIFF", compression="group4")
+    image.point(lambda v: 255 if v > 160 else 0).convert("1").save(out, "TIFF", compression="group4", strip_size=1 << 30)  # one strip: one G4 stream
     from PIL import Image
 
     tiff = Image.open(io.BytesIO(out.getvalue()))

@@ -57,6 +57,12 @@ def _int(obj: Any, default: int) -> int:
         return default
 
 
+def _true(obj: Any) -> bool:
+    """A PDF boolean (pypdf's BooleanObject(False) is truthy as an object)."""
+    obj = _resolve(obj)
+    return obj is True or getattr(obj, "value", None) is True
+
+
 def _as_list(obj: Any) -> list:
     obj = _resolve(obj)
     if obj is None:
@@ -74,8 +80,10 @@ def placed_dpi(width: int, height: int, matrix: tuple) -> float:
     return max(width / across, height / down) * POINTS_PER_INCH
 
 
-def page_image(xobject: Any, read_stream: Callable[[Any], bytes], matrix: tuple, max_bytes: int) -> PageImage:
-    """The image XObject as a file for OCR. Raises UnsupportedImage for codecs not decoded here."""
+def page_image(xobject: Any, read_stream: Callable[[Any], bytes], matrix: tuple, max_bytes: int,
+               tick: Callable[[], None] = lambda: None) -> PageImage:
+    """The image XObject as a file for OCR. Raises UnsupportedImage for codecs not decoded here.
+    `tick` is called now and then in long loops (the page's time budget raises from it)."""
     width = _int(xobject.get("/Width"), 0)
     height = _int(xobject.get("/Height"), 0)
     if width <= 0 or height <= 0 or width * height > max_bytes * 8:
@@ -95,7 +103,7 @@ def page_image(xobject: Any, read_stream: Callable[[Any], bytes], matrix: tuple,
         if len(filters) > 1:
             raise UnsupportedImage("CCITT data behind another filter")
         return PageImage(_ccitt_tiff(xobject, last_parms, width, height), "tiff", width, height, dpi)
-    samples = _samples(xobject, filters, last_parms, read_stream, width, height, max_bytes)
+    samples = _samples(xobject, filters, last_parms, read_stream, width, height, max_bytes, tick)
     return PageImage(_pnm(xobject, samples, width, height), "pnm", width, height, dpi)
 
 
@@ -109,7 +117,7 @@ def _ccitt_tiff(xobject: Any, parms: Any, width: int, height: int) -> bytes:
     rows = _int(parms.get("/Rows"), height) or height
     columns = _int(parms.get("/Columns"), 1728) or width
     inverted = _inverted(xobject)
-    if bool(_resolve(parms.get("/BlackIs1"))):
+    if _true(parms.get("/BlackIs1")):
         inverted = not inverted
     compression = 4 if k < 0 else 3
     tags = [
@@ -132,35 +140,44 @@ def _ccitt_tiff(xobject: Any, parms: Any, width: int, height: int) -> bytes:
 # ----------------------------------------------------------------------------- samples → PNM
 
 def _samples(xobject: Any, filters: list[str], parms: Any, read_stream, width: int, height: int,
-             max_bytes: int) -> bytes:
-    if filters == ["/FlateDecode"] or filters == ["/Fl"]:
-        return _inflate(xobject._data, parms, xobject, width, max_bytes)
+             max_bytes: int, tick: Callable[[], None]) -> bytes:
+    if filters in (["/FlateDecode"], ["/Fl"]) and _sub_byte_prediction(parms):
+        return _inflate(xobject._data, parms, max_bytes, tick)
     return read_stream(xobject)
 
 
-def _inflate(raw: bytes, parms: Any, xobject: Any, width: int, max_bytes: int) -> bytes:
-    """zlib within the byte budget, then the PNG predictor with the right byte step (pypdf's is 0 below 8 bits)."""
+def _sub_byte_prediction(parms: Any) -> bool:
+    """A PNG predictor over pixels smaller than a byte: the case pypdf 7.1 undoes wrongly (its step is 0)."""
+    if not hasattr(parms, "get") or _int(parms.get("/Predictor"), 1) < 10:
+        return False
+    return _int(parms.get("/Colors"), 1) * _int(parms.get("/BitsPerComponent"), 8) < 8
+
+
+def _inflate(raw: bytes, parms: Any, max_bytes: int, tick: Callable[[], None]) -> bytes:
+    """zlib within the byte budget, then the PNG predictor with the right byte step."""
     inflater = zlib.decompressobj()
     try:
         data = inflater.decompress(raw, max_bytes)
     except zlib.error:
         data = b""   # a truncated scan keeps the rows that arrived
-    predictor = _int(parms.get("/Predictor"), 1) if hasattr(parms, "get") else 1
-    if predictor < 10:
-        return data
     colors = _int(parms.get("/Colors"), 1)
     bpc = _int(parms.get("/BitsPerComponent"), 8)
     columns = _int(parms.get("/Columns"), 1)
-    return _png_unfilter(data, colors, bpc, columns)
+    return _png_unfilter(data, colors, bpc, columns, tick)
 
 
-def _png_unfilter(data: bytes, colors: int, bpc: int, columns: int) -> bytes:
+UNFILTER_ROWS_PER_TICK = 256   # rows between two looks at the page's clock
+
+
+def _png_unfilter(data: bytes, colors: int, bpc: int, columns: int, tick: Callable[[], None] = lambda: None) -> bytes:
     """Undo PNG row filters (PNG spec §9): each row starts with its filter type."""
     step = max(1, colors * bpc // 8)            # bytes to the corresponding byte of the previous pixel
     row_length = (colors * bpc * columns + 7) // 8
     out = bytearray()
     previous = bytearray(row_length)
-    for start in range(0, len(data) - row_length, row_length + 1):
+    for number, start in enumerate(range(0, len(data) - row_length, row_length + 1)):
+        if number % UNFILTER_ROWS_PER_TICK == 0:
+            tick()
         kind = data[start]
         row = bytearray(data[start + 1:start + 1 + row_length])
         if kind == 1:
@@ -240,7 +257,7 @@ def _palette(lookup: Any) -> bytes:
 
 
 def _pnm(xobject: Any, samples: bytes, width: int, height: int) -> bytes:
-    mask = bool(_resolve(xobject.get("/ImageMask")))
+    mask = _true(xobject.get("/ImageMask"))
     bpc = 1 if mask else _int(xobject.get("/BitsPerComponent"), 8)
     kind, n, palette = ("gray", 1, None) if mask else _colour_space(xobject)
     inverted = _inverted(xobject)

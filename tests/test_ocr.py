@@ -314,3 +314,36 @@ def test_without_tesseract_the_cli_exits_3_with_the_install_hint(tmp_path, monke
     done = subprocess.run([sys.executable, "-m", "glyphline", "--ocr", str(tmp_path / "scan.pdf")],
                           capture_output=True, text=True, env={"PATH": str(tmp_path), "PYTHONPATH": ":".join(sys.path)})
     assert done.returncode == 3 and "apt install tesseract-ocr" in done.stderr
+
+
+def _tiff_tags(data: bytes) -> dict[int, int]:
+    tags = {}
+    for i in range(struct.unpack_from("<H", data, 8)[0]):
+        tag, kind, _, value = struct.unpack_from("<HHII", data, 10 + 12 * i)
+        tags[tag] = value & 0xFFFF if kind == 3 else value
+    return tags
+
+
+def test_pdf_booleans_set_to_false_are_false_in_a_real_file():
+    ccitt = [{"Filter": "/CCITTFaxDecode", "BitsPerComponent": 1, "ImageMask": False, "data": b"G4",
+              "DecodeParms": {"K": -1, "Columns": 10, "Rows": 10, "BlackIs1": False}}]
+    scanner = FakeScanner([])
+    extract_text(scan_pdf(ccitt), ocr_engine=scanner.engine)
+    assert _tiff_tags(scanner.images[0].data)[262] == 0     # white is zero: black stays black
+    ccitt[0]["DecodeParms"]["BlackIs1"] = True
+    extract_text(scan_pdf(ccitt), ocr_engine=scanner.engine)
+    assert _tiff_tags(scanner.images[1].data)[262] == 1
+    gray = [{"ImageMask": False, "data": bytes(100)}]
+    extract_text(scan_pdf(gray), ocr_engine=scanner.engine)
+    assert scanner.images[2].data.startswith(b"P5\n10 10\n255\n")   # 8-bit gray, not a 1-bit mask
+
+
+def test_a_slow_image_stops_at_the_page_time_budget_and_the_page_says_so():
+    from glyphline.limits import Limits
+
+    rows = flate(b"".join(b"\x04" + bytes(200) for _ in range(2000)))
+    predicted = [{"Filter": "/FlateDecode", "BitsPerComponent": 1, "Width": 1600, "Height": 2000, "data": rows,
+                  "DecodeParms": {"Predictor": 15, "Colors": 1, "BitsPerComponent": 1, "Columns": 1600}}]
+    scanner = FakeScanner(line_words("never read", 1, 1, 1))
+    result = extract_text(scan_pdf(predicted), ocr_engine=scanner.engine, limits=Limits(seconds_per_page=0.0))
+    assert scanner.images == [] and any("OCR stopped early" in w for w in result.warnings)

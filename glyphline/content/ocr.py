@@ -124,7 +124,8 @@ def _page_images(page, engine: OcrEngine, width: float, height: float, report: O
             problems.append("an image drawn sideways")
             continue
         try:
-            placed.append((page_image(xobject, env.read_stream, matrix, env.limits.stream_bytes), matrix))
+            placed.append((page_image(xobject, env.read_stream, matrix, env.limits.stream_bytes,
+                                      env.budget.check_time), matrix))
         except PageBudgetExceeded:
             raise
         except UnsupportedImage as exc:
