@@ -9,6 +9,7 @@ renders JBIG2 pages with pdftoppm). Scored with ../shared/bench/score.py's word 
 reading order; seconds per page are wall-clock on this machine (a ratio, never a test).
 
     python bench/ocr.py [--cases a,b] [--codecs jpeg,g4,jbig2] [--dpi 300]
+    python bench/ocr.py --files a.pdf b.pdf     # scans without truth: what was read, how sure, how fast
 """
 from __future__ import annotations
 
@@ -109,6 +110,32 @@ def write_pdf(pages: list[tuple[bytes, dict, int, int, float, float]]) -> bytes:
     return b.build()
 
 
+def report_files(paths: list[str], lang: str) -> int:
+    """For files without truth: which pages OCR read, how many words, how sure, how long, a sample."""
+    from glyphline import extract_text
+
+    for path in paths:
+        with open(path, "rb") as f:
+            data = f.read()
+        start = time.monotonic()
+        try:
+            result = extract_text(data, ocr=lang)
+        except Exception as exc:
+            print(f"{os.path.basename(path)}: {type(exc).__name__}: {exc}")
+            continue
+        seconds = time.monotonic() - start
+        read = [p for p in result.pages if p.ocr]
+        words = sum(p.ocr["words"] for p in read)
+        mean = sum(p.ocr["mean_confidence"] * p.ocr["words"] for p in read) / max(1, words)
+        rendered = sum(1 for p in read if p.ocr["rendered"])
+        sample = " ".join(result.text.split()[:14])
+        print(f"{os.path.basename(path)}: {len(read)}/{len(result.pages)} pages read ({rendered} rendered), "
+              f"{words} words, mean confidence {mean:.0f}, {seconds / max(1, len(read)):.1f} s/page read; "
+              f"still scan: {result.scan.pages if result.scan else []}; warnings: {result.warnings[:2]}\n    {sample}",
+              flush=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", default=",".join(DEFAULT_CASES))
@@ -116,7 +143,10 @@ def main() -> int:
     parser.add_argument("--dpi", type=int, default=300)
     parser.add_argument("--lang", default="eng")
     parser.add_argument("--keep", metavar="DIR", help="keep the scan PDFs and outputs here")
+    parser.add_argument("--files", nargs="+", metavar="PDF", help="report on these files instead (no truth)")
     args = parser.parse_args()
+    if args.files:
+        return report_files(args.files, args.lang)
     sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
     sys.path.insert(0, SCORER)
     from score import score_text

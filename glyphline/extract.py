@@ -15,7 +15,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from .content.ocr import OcrEngine, attach_confidence
+from .content.ocr import OcrEngine, attach_confidence, image_key
+from .images import PageImage
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
@@ -196,6 +197,28 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
         if on_progress is not None:
             on_progress(done, len(numbers))
         yield result
+
+
+def ocr_images(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
+               **option_values: Any) -> list[tuple[int, str, PageImage]]:
+    """(page number, image_key, image) of every image OCR would read on the selected pages without a
+    text layer: the browser's first pass (it recognises them, then calls extract_text with
+    ocr_engine=recorded_engine(words by key)). Nothing is recognised here."""
+    options = _options(options, option_values)
+    found: list[tuple[int, str, PageImage]] = []
+    current = [0]
+
+    def record(image: PageImage) -> list:
+        found.append((current[0], image_key(image), image))
+        return []
+
+    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                             ocr=OcrEngine(record))
+    numbers, _ = select_pages(options.pages, document.page_count)
+    for number in numbers:
+        current[0] = number
+        document.page(number - 1).glyphs
+    return found
 
 
 def scan_report(pages: list[PageResult]) -> ScanReport | None:

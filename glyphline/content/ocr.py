@@ -14,11 +14,12 @@ words, blocks and paragraphs of them exactly as of drawn text. Their confidence 
 """
 from __future__ import annotations
 
+import hashlib
 import math
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from statistics import median
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ..glyph import OCR, Glyph
 from ..images import PageImage, UnsupportedImage, page_image
@@ -36,6 +37,9 @@ SAME_SIZE_SHARE = 0.25
 DESCENT_EM = 0.2              # below the baseline: the usual Latin descender depth
 # a line without a measured baseline: words with no descending letters sit on it
 DESCENDERS = frozenset("gjpqyQ,;()[]{}|/_@$")
+# the engine's word break becomes a space glyph up to this gap (font sizes); a wider gap, such as a
+# gutter the engine read across as one line, is left to the layout (lines.SEGMENT_GAP_EM cuts at 0.8)
+SPACE_MAX_EM = 0.8
 UPRIGHT_TOLERANCE = 0.05      # an image whose rows lean more than this (sine) in viewer space is drawn sideways
 MAX_OCR_WORDS = 100_000       # words taken from the engine for one page (a noise scan reads as specks)
 
@@ -173,7 +177,7 @@ def place_words(words: list[OcrWord], image: PageImage, matrix: tuple, env, out:
             centre = to_viewer((word.x0 + word.x1) / 2, baseline - 0.3 * size_px)
             if not env.keep_outside and not (clip[0] <= centre[0] <= clip[2] and clip[1] <= centre[1] <= clip[3]):
                 continue
-            if previous_end is not None and word.x0 > previous_end:
+            if previous_end is not None and 0 < word.x0 - previous_end <= SPACE_MAX_EM * size_px:
                 # the engine's word break, kept whatever the gap: a space glyph over it
                 x, y = to_viewer(previous_end, baseline)
                 end_x, end_y = to_viewer(word.x0, baseline)
@@ -237,3 +241,23 @@ def attach_confidence(layout, report: OcrReport) -> None:
                          if word.y0 <= (box[1] + box[3]) / 2 <= word.y1]
                 if found:
                     word.confidence = min(found)
+
+
+# ----------------------------------------------------------------------------- two passes (the browser)
+# tesseract.js runs asynchronously in its own worker, while an extraction is one synchronous
+# call: the browser first asks for the images of the pages without a text layer (images_to_read),
+# recognises them, then extracts with their words handed back by image (recorded_engine).
+# (images_to_read is glyphline.extract.ocr_images.)
+
+def image_key(image: PageImage) -> str:
+    """A name for an image's content, the same in both passes."""
+    return hashlib.sha256(image.data).hexdigest()[:32]
+
+
+def recorded_engine(words_by_key: Mapping[str, list[OcrWord]]) -> OcrEngine:
+    """An engine whose words were read before, looked up by image_key (an unknown image reads as nothing)."""
+    def recognise(image: PageImage) -> list[OcrWord]:
+        return list(words_by_key.get(image_key(image), ()))
+
+    return OcrEngine(recognise, name="recorded")
+
