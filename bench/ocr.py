@@ -46,11 +46,11 @@ def render_pages(pdf: str, dpi: int, folder: str) -> list[tuple[str, float, floa
     return pages
 
 
-def scanned(path: str, seed: int):
+def scanned(path: str, seed: int, skew: float = SKEW_DEGREES):
     """The page as a scanner gives it: a slight skew and salt-and-pepper specks."""
     from PIL import Image
 
-    image = Image.open(path).convert("L").rotate(SKEW_DEGREES, resample=Image.BICUBIC, fillcolor=255)
+    image = Image.open(path).convert("L").rotate(skew, resample=Image.BICUBIC, fillcolor=255)
     rng = random.Random(seed)
     pixels = image.load()
     for _ in range(NOISE_SPECKS_PER_MPIXEL * image.width * image.height // 1_000_000):
@@ -142,6 +142,7 @@ def main() -> int:
     parser.add_argument("--codecs", default="jpeg,g4,jbig2")
     parser.add_argument("--dpi", type=int, default=300)
     parser.add_argument("--lang", default="eng")
+    parser.add_argument("--skew", type=float, default=SKEW_DEGREES, help="degrees (default %(default)s)")
     parser.add_argument("--keep", metavar="DIR", help="keep the scan PDFs and outputs here")
     parser.add_argument("--files", nargs="+", metavar="PDF", help="report on these files instead (no truth)")
     args = parser.parse_args()
@@ -160,7 +161,7 @@ def main() -> int:
             truth = f.read()
         with tempfile.TemporaryDirectory() as tmp:
             rendered = render_pages(os.path.join(folder, "doc.pdf"), args.dpi, tmp)
-            images = [(scanned(path, seed), w, h) for seed, (path, w, h) in enumerate(rendered)]
+            images = [(scanned(path, seed, args.skew), w, h) for seed, (path, w, h) in enumerate(rendered)]
             for codec in args.codecs.split(","):
                 pages = []
                 for image, page_w, page_h in images:

@@ -360,3 +360,30 @@ def test_a_line_the_engine_reads_across_a_gutter_still_splits_into_its_columns()
         words += line_words(b, 5.5, 1 + row * 0.3, row, size=0.2, char_width=0.1)
     result = extract_text(scan_pdf(), ocr_engine=FakeScanner(words).engine, mode="preserve")
     assert [line for line in result.text.splitlines() if line.strip()] == left + right
+
+
+def _skewed_two_columns(slope: float):
+    """Two columns of 20 lines each, as a scan turned by `slope` (dy/dx) about its centre gives them."""
+    left = [f"left line {i} words go here" + ("." if i % 5 == 4 else "") for i in range(20)]
+    right = [f"right line {i} more words here" + ("." if i % 5 == 4 else "") for i in range(20)]
+    words = []
+    for column, (texts, x_start) in enumerate(((left, 0.6), (right, 5.2))):
+        for row, text in enumerate(texts):
+            top = 0.6 + row * 0.42
+            for word in line_words(text, x_start, top, (column, row), size=0.35, char_width=0.09):
+                cx, cy = (word.x0 + word.x1) / 2 - 5, (word.y0 + word.y1) / 2 - 5
+                dx, dy = -slope * cy, slope * cx     # the scanner's small rotation
+                words.append(OcrWord(word.text, word.x0 + dx, word.y0 + dy, word.x1 + dx, word.y1 + dy,
+                                     word.confidence, word.line, word.baseline + dy, word.size))
+    return words, left, right
+
+
+def test_a_skewed_two_column_scan_is_turned_back_and_reads_column_by_column():
+    words, left, right = _skewed_two_columns(0.0175)   # 1°
+    result = extract_text(scan_pdf(), ocr_engine=FakeScanner(words).engine, mode="preserve")
+    assert [line for line in result.text.splitlines() if line.strip()] == left + right
+    page = json.loads(extract_text(scan_pdf(), ocr_engine=FakeScanner(words).engine, mode="json").text)["pages"][0]
+    lines = [line for block in page["blocks"] for line in block["lines"]]
+    left_edges = [line["bbox"][0] for line in lines if line["text"].startswith("left")]
+    tops = [line["bbox"][1] for line in lines if line["text"].startswith(("left line 0 ", "right line 0 "))]
+    assert max(left_edges) - min(left_edges) < 0.5 and abs(tops[0] - tops[1]) < 0.5   # straight columns, level rows

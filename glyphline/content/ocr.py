@@ -40,6 +40,9 @@ DESCENDERS = frozenset("gjpqyQ,;()[]{}|/_@$")
 # the engine's word break becomes a space glyph up to this gap (font sizes); a wider gap, such as a
 # gutter the engine read across as one line, is left to the layout (lines.SEGMENT_GAP_EM cuts at 0.8)
 SPACE_MAX_EM = 0.8
+# a scan lies a little askew (0.5° is common): the words are turned back by the page's median
+# baseline slope, so columns stay straight for the layout; steeper than this is no skew
+MAX_SKEW_SLOPE = 0.1
 UPRIGHT_TOLERANCE = 0.05      # an image whose rows lean more than this (sine) in viewer space is drawn sideways
 MAX_OCR_WORDS = 100_000       # words taken from the engine for one page (a noise scan reads as specks)
 
@@ -160,7 +163,7 @@ def place_words(words: list[OcrWord], image: PageImage, matrix: tuple, env, out:
         u, v = px / image.width, 1.0 - py / image.height
         return a * u + c * v + e, b * u + d * v + f
 
-    lines = _lines([w for w in words if w.text.strip()])
+    lines = _lines(deskewed([w for w in words if w.text.strip()], image.width, image.height))
     sizes = _line_sizes(lines)
     clip = env.clip
     for line, size_px in zip(lines, sizes):
@@ -194,6 +197,40 @@ def place_words(words: list[OcrWord], image: PageImage, matrix: tuple, env, out:
             report.boxes.append((min(xs), min(ys), max(xs), max(ys), float(word.confidence)))
             if word.confidence < LOW_CONFIDENCE:
                 report.low_confidence += 1
+
+
+def skew_slope(words: list[OcrWord]) -> float:
+    """The page's baseline slope (dy/dx in pixels): the median over lines of the slope between
+    their first and last measured baseline; 0 when the engine measured none."""
+    by_line: dict[Any, list[OcrWord]] = {}
+    for word in words:
+        if word.line is not None and word.baseline is not None:
+            by_line.setdefault(word.line, []).append(word)
+    slopes = []
+    for line in by_line.values():
+        first, last = min(line, key=lambda w: w.x0), max(line, key=lambda w: w.x1)
+        run = (last.x0 + last.x1 - first.x0 - first.x1) / 2
+        if run > 0:
+            slopes.append((last.baseline - first.baseline) / run)
+    if not slopes:
+        return 0.0
+    slope = median(slopes)
+    return slope if abs(slope) <= MAX_SKEW_SLOPE else 0.0
+
+
+def deskewed(words: list[OcrWord], width: float, height: float) -> list[OcrWord]:
+    """The words turned back about the image's centre by the page's skew (a small-angle rotation)."""
+    slope = skew_slope(words)
+    if slope == 0.0:
+        return words
+    cx, cy = width / 2, height / 2
+    out = []
+    for w in words:
+        mx, my = (w.x0 + w.x1) / 2 - cx, (w.y0 + w.y1) / 2 - cy
+        shift_x, shift_y = slope * my, -slope * mx
+        out.append(OcrWord(w.text, w.x0 + shift_x, w.y0 + shift_y, w.x1 + shift_x, w.y1 + shift_y, w.confidence,
+                           w.line, None if w.baseline is None else w.baseline + shift_y, w.size))
+    return out
 
 
 def _lines(words: list[OcrWord]) -> list[list[OcrWord]]:
