@@ -349,19 +349,6 @@ def test_a_slow_image_stops_at_the_page_time_budget_and_the_page_says_so():
     assert scanner.images == [] and any("OCR stopped early" in w for w in result.warnings)
 
 
-def test_a_line_the_engine_reads_across_a_gutter_still_splits_into_its_columns():
-    left = ["alpha one two three four", "beta five six seven eight", "gamma nine ten eleven end.",
-            "delta twelve thirteen four", "epsilon fifteen sixteen", "zeta seventeen eighteen."]
-    right = ["omega right column opens", "psi it goes on and on", "chi until the column ends.",
-             "phi another right line", "upsilon more right words", "tau the last right line."]
-    words = []
-    for row, (a, b) in enumerate(zip(left, right)):   # one engine line per row, across both columns
-        words += line_words(a, 0.5, 1 + row * 0.3, row, size=0.2, char_width=0.1)
-        words += line_words(b, 5.5, 1 + row * 0.3, row, size=0.2, char_width=0.1)
-    result = extract_text(scan_pdf(), ocr_engine=FakeScanner(words).engine, mode="preserve")
-    assert [line for line in result.text.splitlines() if line.strip()] == left + right
-
-
 def _skewed_two_columns(slope: float):
     """Two columns of 20 lines each, as a scan turned by `slope` (dy/dx) about its centre gives them."""
     left = [f"left line {i} words go here" + ("." if i % 5 == 4 else "") for i in range(20)]

@@ -37,9 +37,6 @@ SAME_SIZE_SHARE = 0.25
 DESCENT_EM = 0.2              # below the baseline: the usual Latin descender depth
 # a line without a measured baseline: words with no descending letters sit on it
 DESCENDERS = frozenset("gjpqyQ,;()[]{}|/_@$")
-# the engine's word break becomes a space glyph up to this gap (font sizes); a wider gap, such as a
-# gutter the engine read across as one line, is left to the layout (lines.SEGMENT_GAP_EM cuts at 0.8)
-SPACE_MAX_EM = 0.8
 # a scan lies a little askew (0.5° is common): the words are turned back by the page's median
 # baseline slope, so columns stay straight for the layout; steeper than this is no skew
 MAX_SKEW_SLOPE = 0.1
@@ -180,8 +177,9 @@ def place_words(words: list[OcrWord], image: PageImage, matrix: tuple, env, out:
             centre = to_viewer((word.x0 + word.x1) / 2, baseline - 0.3 * size_px)
             if not env.keep_outside and not (clip[0] <= centre[0] <= clip[2] and clip[1] <= centre[1] <= clip[3]):
                 continue
-            if previous_end is not None and 0 < word.x0 - previous_end <= SPACE_MAX_EM * size_px:
-                # the engine's word break, kept whatever the gap: a space glyph over it
+            if previous_end is not None and word.x0 > previous_end:
+                # the engine's word break, kept whatever the gap: a space glyph over it (a gutter the
+                # engine read across stays a gutter: the layout cuts lines at wide space glyphs too)
                 x, y = to_viewer(previous_end, baseline)
                 end_x, end_y = to_viewer(word.x0, baseline)
                 out.append(Glyph(" ", x, y, end_x, end_y, math.hypot(end_x - x, end_y - y), dx, dy, size, descent,
