@@ -293,8 +293,9 @@ def _ocr_line(name: str, result) -> str | None:
     doubtful = sum(p.ocr["low_confidence"] for p in pages)
     mean = sum(p.ocr["mean_confidence"] * p.ocr["words"] for p in pages) / max(1, words)
     listed = format_page_ranges([p.number for p in pages])
-    return (f"glyphline: {name}: page{'s' if len(pages) > 1 else ''} {listed} read by OCR: {words} words, "
-            f"mean confidence {mean:.0f}, {doubtful} below {LOW_CONFIDENCE:.0f}")
+    plural = len(pages) > 1
+    return (f"glyphline: {name}: page{'s' if plural else ''} {listed} had no text layer and {'were' if plural else 'was'} "
+            f"read by OCR: {words} words, mean confidence {mean:.0f}, {doubtful} below {LOW_CONFIDENCE:.0f}")
 
 
 def _read(path: str) -> bytes:
