@@ -374,3 +374,19 @@ def test_a_skewed_two_column_scan_is_turned_back_and_reads_column_by_column():
     left_edges = [line["bbox"][0] for line in lines if line["text"].startswith("left")]
     tops = [line["bbox"][1] for line in lines if line["text"].startswith(("left line 0 ", "right line 0 "))]
     assert max(left_edges) - min(left_edges) < 0.5 and abs(tops[0] - tops[1]) < 0.5   # straight columns, level rows
+
+
+def test_an_image_the_engine_cannot_read_is_read_from_the_rendered_page():
+    rendered = PageImage(b"P5\n20 20\n255\n" + bytes(400), "pnm", 20, 20, 300.0)
+    seen = []
+
+    def recognise(image):
+        seen.append(image.format)
+        if image.format == "jp2":
+            raise RuntimeError("tesseract failed: Error during processing.")
+        return line_words("Read from the rendering", 2.0, 2.0, 1, size=1.0)
+
+    jpx = [{"Filter": "/JPXDecode", "data": b"\x00\x00\x00\x0cjP  "}]
+    result = extract_text(scan_pdf(jpx), ocr_engine=OcrEngine(recognise, lambda number, dpi: rendered))
+    assert seen == ["jp2", "pnm"] and "Read from the rendering" in result.text
+    assert result.pages[0].ocr["rendered"]

@@ -106,7 +106,16 @@ def ocr_glyphs(page, out: list[Glyph]) -> None:
     report = OcrReport()
     sources = _page_images(page, engine, width, height, report)
     for image, matrix in sources:
-        words = engine.recognise(image)[:MAX_OCR_WORDS]
+        try:
+            words = engine.recognise(image)[:MAX_OCR_WORDS]
+        except Exception:
+            # an image the engine cannot read (a JPEG 2000 its image library rejects): the rendered page instead
+            rendered = engine.render(page.number, RENDER_DPI) if engine.render is not None and not report.rendered else None
+            if rendered is None:
+                raise
+            report.rendered = True
+            image, matrix = rendered, (width, 0.0, 0.0, -height, 0.0, height)
+            words = engine.recognise(image)[:MAX_OCR_WORDS]
         report.images += 1
         place_words(words, image, matrix, env, out, report)
     if report.images:
