@@ -6,13 +6,15 @@
 //           download, which the page counts byte by byte for its progress bar)
 //   CMAPS   CJK font data: cached when a font needs one, and all of them in the background once
 //           the page says the converter is ready ("cache-all"), so every file works offline
+//   OCR     tesseract.js, its core and language data: cached when a user first asks for OCR
 const VERSION = "@VERSION@";
 const SHELL = /*@SHELL@*/[];
 const LATER = /*@LATER@*/[];
 const CMAPS = /*@CMAPS@*/[];
+const OCR = /*@OCR@*/[];
 const CACHE_ALL_PARALLEL = 4;
 
-const known = new Set([...SHELL, ...LATER, ...CMAPS].map((path) => new URL(path, self.location.href).href));
+const known = new Set([...SHELL, ...LATER, ...CMAPS, ...OCR].map((path) => new URL(path, self.location.href).href));
 const storing = new Map(); // url → settles when its fetch-and-store is over, so no file is fetched twice
 
 self.addEventListener("install", (event) => {

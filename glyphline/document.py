@@ -232,6 +232,7 @@ class Page:
         self._hidden_glyphs = 0
         self._font_styles: dict[str, FontStyle] = {}
         self._links: list[LinkArea] | None = None
+        self._ocr = None
         # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
         self._warnings: list[str] = document._page_warnings.setdefault(index, [])
 
@@ -277,6 +278,12 @@ class Page:
         return self._links
 
     @property
+    def ocr(self):
+        """The OCR report (glyphline.content.ocr.OcrReport) when the page was recognised, else None."""
+        self.glyphs
+        return self._ocr
+
+    @property
     def warnings(self) -> list[str]:
         """What went wrong on this page (known once it is interpreted, so asking interprets it)."""
         self.glyphs
@@ -303,14 +310,15 @@ class Document:
     """An opened PDF. Pages are created and interpreted lazily."""
 
     def __init__(self, reader, records: list[_PageRecord], limits: Limits, keep_outside: bool, warnings: list[str],
-                 annotations: bool = True):
+                 annotations: bool = True, ocr=None):
         from .fonts import FontCache
 
         self._reader = reader
         self._records = records
         self.limits = limits
         self.keep_outside = keep_outside
-        self.sources = glyph_sources(annotations=annotations)   # annotation appearances too, unless turned off
+        self.sources = glyph_sources(annotations=annotations, ocr=ocr is not None)   # annotations unless turned off
+        self.ocr = ocr   # the injected OCR engine (glyphline.content.ocr.OcrEngine) for pages without a text layer
         self._acroform: tuple | None = None  # (the catalog's /AcroForm,) once a page has drawn annotations
         self._layers: tuple | None = None    # (the optional content's default state,) once a page is read
         self.warnings = warnings
@@ -320,6 +328,7 @@ class Document:
         self._pages: weakref.WeakValueDictionary[int, Page] = weakref.WeakValueDictionary()
         self._page_warnings: dict[int, list[str]] = {}
         self._interpreted: set[int] = set()
+        self._recognised: dict[int, Page] = {}   # pages read by OCR stay alive: recognising one again would cost seconds
         self._fonts = FontCache(limits, self._read_stream)
         self._font_reports: dict = {}   # font key → filter failures met loading it, told on every page using it
         self.metadata = self._read_metadata()
@@ -434,6 +443,7 @@ class Document:
                 number=page.number, obj=page._record.obj, matrix=viewer_matrix(page.box, page.rotation), env=env,
                 content=lambda: self._content_bytes(page, env),
                 resources=lambda: _resolve(page._record.attrs.get("/Resources")), acroform=self._form,
+                ocr=self.ocr,
             )
             for source in self.sources:   # each isolated: a failure in one does not cost the others
                 try:
@@ -458,6 +468,9 @@ class Document:
         if env.hidden_glyphs:
             warnings.append(f"{env.hidden_glyphs} glyph(s) on page {page.number} are in optional content "
                             f"(layers) hidden when the document opens and were left out")
+        page._ocr = env.ocr
+        if env.ocr is not None:
+            self._recognised[page.number] = page
         if env.undecodable:
             warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
         del warnings[MAX_PAGE_WARNINGS:]
@@ -521,9 +534,10 @@ def _looks_like_pdf(data: bytes) -> bool:
 
 
 def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False,
-         annotations: bool = True) -> Document:
+         annotations: bool = True, ocr=None) -> Document:
     """Opens PDF bytes. Raises NotAPDF, PasswordRequired, DamagedPDF or BudgetExceeded.
-    `annotations=False` leaves out the text of annotations (filled form fields, FreeText, stamps)."""
+    `annotations=False` leaves out the text of annotations (filled form fields, FreeText, stamps);
+    `ocr` (a glyphline.content.ocr.OcrEngine) recognises the pages that have no text layer."""
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     if not isinstance(data, bytes):
@@ -575,7 +589,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
         xfa = _xfa_warning(root)
         if xfa:
             warnings.append(xfa)
-    return Document(reader, records, limits, keep_outside, warnings, annotations)
+    return Document(reader, records, limits, keep_outside, warnings, annotations, ocr)
 
 
 def _xfa_warning(root) -> str | None:

@@ -15,6 +15,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from .content.ocr import OcrEngine, attach_confidence, image_key
+from .images import PageImage
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
@@ -25,15 +27,10 @@ from .layout.structure import HeadingStyles, heading_styles, mark_structure
 from .limits import Limits
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
+from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
 from .output.text import PAGE_MARKER, build_vocabulary, join_across_pages, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
 MODES = tuple(mode.value for mode in OutputMode)
-MIN_CHARS_PER_PAGE = 12   # the issue's rule: fewer characters per page on average means no text layer
-SCAN_IMAGE_COVERAGE = 0.25  # a page without text is a scan when images cover this much of it (else it is blank)
-# rule UNMAPPED_PAGE: a page with too few characters whose fonts dropped more glyphs than they gave
-# is not a scan: its text is there but has no character mapping. Over an image covering the page
-# (a scan with a few stamped glyphs) it takes this many dropped glyphs to say so.
-UNMAPPED_OVER_IMAGE_MIN = MIN_CHARS_PER_PAGE
 MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
 STATS_WINDOW_PAGES = 50   # iter_pages: a short page borrows statistics from at most this many previous pages
 BOM = "\ufeff"
@@ -53,6 +50,7 @@ class PageResult:
     unmapped_glyphs: int = 0    # glyphs left out because their font gives no Unicode
     hidden_glyphs: int = 0      # glyphs left out because their optional content layer is hidden
     rotation: int = 0           # the page's /Rotate (0, 90, 180, 270)
+    ocr: dict[str, Any] | None = None   # the page was recognised by OCR: words, low_confidence, mean_confidence
 
 
 @dataclass
@@ -138,15 +136,21 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 
 def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
                  on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
-                 keep_layouts: bool = False, **option_values: Any) -> Result:
+                 keep_layouts: bool = False, ocr_engine: OcrEngine | None = None,
+                 **option_values: Any) -> Result:
     """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
     pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
     BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec. `keep_layouts`
-    hands back each page's PageLayout (blocks, lines, words, tags) in Result.layouts."""
+    hands back each page's PageLayout (blocks, lines, words, tags) in Result.layouts. With
+    `ocr="eng"` the pages without a text layer are recognised by tesseract (raises
+    OcrUnavailable when it or the language is missing), or by `ocr_engine` when one is given
+    (the browser's)."""
     options = _options(options, option_values)
     render = renderer(options.mode)
+    engine = _ocr_engine(options, ocr_engine, data)
     with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
-        document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
+        document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                                 ocr=engine)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
         analysed: list[tuple[PageLayout, list[str], int]] = []
         for done, number in enumerate(numbers, 1):
@@ -179,13 +183,14 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
                on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
-               **option_values: Any) -> Iterator[PageResult]:
+               ocr_engine: OcrEngine | None = None, **option_values: Any) -> Iterator[PageResult]:
     """PageResults one at a time; stops quietly when `cancel` is set. Opening errors are raised
     on the first next(). Options as for extract_text (markers, page_breaks and bom concern the
     joined text and do not apply)."""
     options = _options(options, option_values)
     render = renderer(options.mode)
-    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
+    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                             ocr=_ocr_engine(options, ocr_engine, data))
     numbers, _ = select_pages(options.pages, document.page_count)
     vocabulary = Vocabulary() if _dehyphenating(options) else None
     seen: list[PageLayout] = []
@@ -205,6 +210,28 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
         if on_progress is not None:
             on_progress(done, len(numbers))
         yield result
+
+
+def ocr_images(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
+               **option_values: Any) -> list[tuple[int, str, PageImage]]:
+    """(page number, image_key, image) of every image OCR would read on the selected pages without a
+    text layer: the browser's first pass (it recognises them, then calls extract_text with
+    ocr_engine=recorded_engine(words by key)). Nothing is recognised here."""
+    options = _options(options, option_values)
+    found: list[tuple[int, str, PageImage]] = []
+    current = [0]
+
+    def record(image: PageImage) -> list:
+        found.append((current[0], image_key(image), image))
+        return []
+
+    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                             ocr=OcrEngine(record))
+    numbers, _ = select_pages(options.pages, document.page_count)
+    for number in numbers:
+        current[0] = number
+        document.page(number - 1).glyphs
+    return found
 
 
 def scan_report(pages: list[PageResult]) -> ScanReport | None:
@@ -251,6 +278,17 @@ def _options(options: ExtractOptions | None, values: dict[str, Any]) -> ExtractO
     return options.replace(**values) if values else options
 
 
+def _ocr_engine(options: ExtractOptions, given: OcrEngine | None, data: bytes) -> OcrEngine | None:
+    """The injected engine, or tesseract on CPython when OCR languages are asked for."""
+    if given is not None:
+        return given
+    if not options.ocr:
+        return None
+    from .tesseract import tesseract_engine
+
+    return tesseract_engine(options.ocr, data, password=options.password)
+
+
 def _cancel_requested(cancel: CancelSignal) -> bool:
     if cancel is None:
         return False
@@ -289,6 +327,9 @@ def _analyse_page(document: Document, number: int, doc_stats=None,
         layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage,
                                  unmapped_glyphs=page.unmapped_glyphs)
         layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
+    if page.ocr is not None:
+        layout.ocr = page.ocr
+        attach_confidence(layout, page.ocr)
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
     return layout, warnings, page.rotation
 
@@ -360,21 +401,17 @@ def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation:
         warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
     return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan,
                       unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs, hidden_glyphs=layout.hidden_glyphs,
-                      rotation=rotation)
+                      rotation=rotation, ocr=layout.ocr.as_dict() if layout.ocr is not None else None)
 
 
 def _lacks_text(layout: PageLayout) -> bool:
-    """A scan: too few characters, images over the page, and not an UNMAPPED_PAGE nor a page
-    whose text is in layers hidden at opening."""
-    return (layout.char_count < MIN_CHARS_PER_PAGE and layout.image_coverage >= SCAN_IMAGE_COVERAGE
-            and not _lacks_mapping(layout) and not layout.hidden_glyphs)
+    """A scan (textlayer.lacks_text_layer), unless its text is in layers hidden at opening."""
+    return (lacks_text_layer(layout.char_count, layout.image_coverage, layout.unmapped_glyphs)
+            and not layout.hidden_glyphs)
 
 
 def _lacks_mapping(layout: PageLayout) -> bool:
-    """Rule UNMAPPED_PAGE (see the constant)."""
-    dropped = layout.unmapped_glyphs
-    return (layout.char_count < MIN_CHARS_PER_PAGE and dropped > layout.char_count
-            and (dropped >= UNMAPPED_OVER_IMAGE_MIN or layout.image_coverage < SCAN_IMAGE_COVERAGE))
+    return lacks_mapping(layout.char_count, layout.image_coverage, layout.unmapped_glyphs)
 
 
 def _page_warnings(results: list[PageResult]) -> list[str]:

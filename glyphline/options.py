@@ -44,9 +44,11 @@ class ExtractOptions:
     bom: bool = False               # start the text with a UTF-8 byte order mark
     annotations: bool = True        # include what annotations draw (filled form fields, FreeText, stamps)
     order: str = "auto"             # reading order: "auto" | "geometry" | "tags" (the structure tree of a tagged PDF)
+    ocr: str = ""                   # OCR languages for pages without a text layer ("eng", "eng+deu"); "" = no OCR
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", parse_mode(self.mode))
+        object.__setattr__(self, "ocr", parse_languages(self.ocr))
         if self.order not in ORDERS:
             raise ValueError(f"unknown order {self.order!r}; use one of {', '.join(ORDERS)}")
         if self.pages is not None and not isinstance(self.pages, str):
@@ -67,7 +69,7 @@ class ExtractOptions:
             value = raw[name]
             if field.name == "pages":
                 value = str(value).strip() or None
-            elif field.name in ("password", "order"):
+            elif field.name in ("password", "order", "ocr"):
                 value = str(value)
             elif field.name != "mode":
                 value = bool(value)
@@ -84,6 +86,19 @@ def parse_mode(mode: Any) -> OutputMode:
         return OutputMode(str(mode.value if isinstance(mode, OutputMode) else mode))
     except ValueError:
         raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(m.value for m in OutputMode)}") from None
+
+
+def parse_languages(value: Any) -> str:
+    """OCR languages as tesseract names them, joined by '+' ("eng+deu"); True means English."""
+    if value is True:
+        return "eng"
+    if not value:
+        return ""
+    names = [name.strip() for name in str(value).replace(",", "+").split("+") if name.strip()]
+    for name in names:
+        if not name.replace("_", "").isalnum() or len(name) > 40:
+            raise ValueError(f"invalid OCR language {name!r}; use tesseract's names such as eng or eng+deu")
+    return "+".join(names)
 
 
 def describe() -> dict[str, Any]:

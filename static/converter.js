@@ -8,6 +8,7 @@
 // `lang="de"` overrides the browser language.
 import { extractText, preload, status, GlyphlineError, EXTENSIONS, MODES, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
 import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js";
+import { DOWNLOAD_BYTES, OCR_LANGUAGES } from "./ocr.mjs";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
@@ -370,7 +371,7 @@ class GlyphlineConverter extends HTMLElement {
       return;
     }
     this.setState(job, "waiting");
-    view.status.textContent = status.state === "ready" ? t("waiting") : t("reading");
+    view.status.textContent = job.ocr ? t("ocrPreparing") : status.state === "ready" ? t("waiting") : t("reading");
     indeterminate(view.progress);
     job.controller = new AbortController();
     let announcedStart = false;
@@ -384,6 +385,12 @@ class GlyphlineConverter extends HTMLElement {
         annotations: options.annotations,
         bom: options.bom,
         password: job.password,
+        ocr: job.ocr || undefined,
+        onOcrProgress: ({ image, images, page }) => {
+          view.status.textContent = t("ocrProgress", { page, image, images });
+          view.progress.max = images;
+          view.progress.value = image;
+        },
         signal: job.controller.signal,
         onProgress: ({ page, pages }) => {
           if (!announcedStart) { this.announce(t("announceStart", { name: job.file.name })); announcedStart = true; }
@@ -410,6 +417,26 @@ class GlyphlineConverter extends HTMLElement {
         this.fail(job, "failed", String(error && error.message || error));
       }
     }
+  }
+
+  // the "needs OCR" banner offers recognition: a language and the one-time download it costs
+  offerOcr(job) {
+    if (job.ocr) return; // recognised already: what is still missing has no text to read
+    const t = this.t;
+    const select = element("select", { class: "ocr-language", "aria-label": t("ocrLanguage") },
+      OCR_LANGUAGES.map((code) => element("option", { value: code, text: t(`ocrLanguages.${code}`) })));
+    const size = element("span", { class: "ocr-size" });
+    const showSize = () => {
+      size.textContent = t("ocrSize", { size: formatBytes(this.language, DOWNLOAD_BYTES.base + DOWNLOAD_BYTES[select.value]) });
+    };
+    select.addEventListener("change", showSize);
+    showSize();
+    const button = element("button", { type: "button", class: "button primary ocr", text: t("ocrOffer") });
+    button.addEventListener("click", () => {
+      job.ocr = select.value;
+      this.start(job);
+    });
+    job.view.banner.append(" ", element("span", { class: "ocr-offer" }, [button, " ", select, " ", size]));
   }
 
   askPassword(job) {
@@ -458,6 +485,7 @@ class GlyphlineConverter extends HTMLElement {
     if (result.scan && result.scan.wholeDocument) {
       this.setState(job, "scan");
       view.banner.textContent = t("scanWhole");
+      this.offerOcr(job);
       view.banner.hidden = false;
       return; // never an empty download presented as success
     }
@@ -468,6 +496,7 @@ class GlyphlineConverter extends HTMLElement {
       view.banner.hidden = false;
     } else if (result.scan) {
       view.banner.textContent = t("scanPages", { pages: result.scan.pages.join(", ") });
+      this.offerOcr(job);
       view.banner.hidden = false;
     } else if (result.unmapped) {
       const key = result.unmapped.wholeDocument ? "unmappedWhole" : "unmappedPages";

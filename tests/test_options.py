@@ -50,7 +50,7 @@ def test_describe_gives_javascript_the_modes_defaults_and_error_kinds():
                                        "markdown": ".md"}
     assert described["options"] == {"mode": "reflow", "pages": None, "markers": False, "pageBreaks": True,
                                     "dehyphenate": True, "password": "", "bom": False, "annotations": True,
-                                    "order": "auto"}
+                                    "order": "auto", "ocr": ""}
     assert {"password", "not-pdf", "damaged", "budget", "bad-options", "failed", "unavailable"} == set(
         described["errorKinds"])
 
@@ -82,3 +82,11 @@ def test_import_glyphline_loads_neither_pypdf_nor_the_layout():
             "if m in sys.modules]; print(heavy); assert glyphline.open and glyphline.extract_text")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_ocr_languages_are_tesseract_names_joined_by_plus():
+    assert ExtractOptions(ocr="eng, deu").ocr == "eng+deu"
+    assert ExtractOptions(ocr=True).ocr == "eng" and ExtractOptions().ocr == ""
+    assert ExtractOptions.from_message({"ocr": "deu"}).ocr == "deu"
+    with pytest.raises(ValueError, match="invalid OCR language"):
+        ExtractOptions(ocr="eng; rm -rf")

@@ -42,7 +42,23 @@ SAMPLE_PDF = ROOT / "tests" / "data" / "sample.pdf"
 # no other origin, and the worker passes packageBaseUrl, so the literal is replaced by "./"
 PYODIDE_CDN_LITERAL = re.compile(r"https://cdn\.jsdelivr\.net/pyodide/v\$\{\w+\}/full/")
 COMMENT_WITH_URL = re.compile(r"^[ \t]*//.*https?://.*\n", re.MULTILINE)
-SW_LIST_PLACEHOLDERS = ("SHELL", "LATER", "CMAPS")  # sw.js: /*@NAME@*/[] becomes the list
+SW_LIST_PLACEHOLDERS = ("SHELL", "LATER", "CMAPS", "OCR")  # sw.js: /*@NAME@*/[] becomes the list
+# OCR (tesseract.js, pinned in package.json): self-hosted, fetched only when a user asks to recognise
+# a scan, then cached by the service worker (never at install: 7 MB the first visit does not need).
+# Only the LSTM cores (OEM 1) and the integer "best" models; the worker picks the core the browser runs.
+OCR_DIR = "vendor/tesseract/"
+OCR_FILES = {
+    "tesseract.esm.min.js": "tesseract.js/dist/tesseract.esm.min.js",
+    "worker.min.js": "tesseract.js/dist/worker.min.js",
+    "core/tesseract-core-lstm.wasm.js": "tesseract.js-core/tesseract-core-lstm.wasm.js",
+    "core/tesseract-core-simd-lstm.wasm.js": "tesseract.js-core/tesseract-core-simd-lstm.wasm.js",
+    "core/tesseract-core-relaxedsimd-lstm.wasm.js": "tesseract.js-core/tesseract-core-relaxedsimd-lstm.wasm.js",
+    "lang/eng.traineddata.gz": "@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz",
+    "lang/deu.traineddata.gz": "@tesseract.js-data/deu/4.0.0_best_int/deu.traineddata.gz",
+}
+# tesseract.js's defaults point at jsDelivr; the site passes every path, and the literal becomes
+# a same-origin one, so even a forgotten option never leaves the origin
+TESSERACT_CDN_LITERAL = "https://cdn.jsdelivr.net/npm/"
 SW_VERSION_PLACEHOLDER = "@VERSION@"
 BUILD_MODULE = "worker/build.mjs"  # generated: what the worker loads (wheels, sizes, snapshot)
 ENGINE_MODULE = "static/engine.mjs"  # generated: the engine's modes, option defaults and error kinds
@@ -120,6 +136,18 @@ def remove_pyodide_cdn(path: Path) -> None:
     path.write_text(patched, encoding="utf-8")
 
 
+def vendor_tesseract(dist: Path) -> None:
+    for target, source in OCR_FILES.items():
+        destination = dist / OCR_DIR / target
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(NODE_MODULES / source, destination)
+        if target.endswith(".min.js"):
+            text = destination.read_text(encoding="utf-8")
+            if TESSERACT_CDN_LITERAL not in text:
+                raise SystemExit(f"{target}: no CDN literal (tesseract.js upgraded? check the pattern)")
+            destination.write_text(text.replace(TESSERACT_CDN_LITERAL, "./"), encoding="utf-8")
+
+
 def copy_tree(source: Path, target: Path) -> None:
     for path in sorted(source.rglob("*")):
         relative = path.relative_to(source)
@@ -179,10 +207,11 @@ def write_engine_module(dist: Path, python: str) -> None:
 
 
 def write_service_worker(dist: Path, later: set[str]) -> str:
-    """sw.js with every file of dist/ in one of its three lists (SHELL cached at install, LATER
-    when the worker first fetches it, CMAPS on demand and in the background) and a version
+    """sw.js with every file of dist/ in one of its lists (SHELL cached at install, LATER when the
+    worker first fetches it, CMAPS on demand and in the background, OCR when OCR first fetches
+    it) and a version
     hashed from all their contents."""
-    lists: dict[str, list[str]] = {"SHELL": ["./"], "LATER": [], "CMAPS": []}
+    lists: dict[str, list[str]] = {"SHELL": ["./"], "LATER": [], "CMAPS": [], "OCR": []}
     digest = hashlib.sha256()
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         relative = path.relative_to(dist).as_posix()
@@ -191,6 +220,8 @@ def write_service_worker(dist: Path, later: set[str]) -> str:
         digest.update(f"{relative}\0{sha256(path)}\n".encode())
         if relative.startswith(ON_DEMAND_PREFIXES):
             lists["CMAPS"].append(f"./{relative}")
+        elif relative.startswith(OCR_DIR):
+            lists["OCR"].append(f"./{relative}")
         elif relative in later:
             lists["LATER"].append(f"./{relative}")
         else:
@@ -251,6 +282,7 @@ def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
         shutil.copyfile(NODE_MODULES / "pyodide" / name, dist / "pyodide" / name)
     remove_pyodide_cdn(dist / "pyodide" / "pyodide.mjs")
     wrap_aes_js(dist / "vendor" / "aes-js.mjs")
+    vendor_tesseract(dist)
     (dist / "wheels").mkdir()
     wheels = []
     for wheel in (pypdf, engine):  # load order: pypdf first, the engine imports it

@@ -26,6 +26,7 @@ from .lexer import TEXT_RUN, iter_operations
 MAX_SAVE_DEPTH = 1024           # q nesting; real files stay below ~30, deeper saves are ignored (with their Q)
 MAX_MARKED_DEPTH = 256          # BMC/BDC nesting, bounded like q
 MAX_WARNINGS = 64               # distinct warnings per page; a hostile page could name endless missing fonts
+MAX_RECORDED_IMAGES = 64        # image XObjects a page remembers for OCR (a scan has one, or a few strips)
 UNKNOWN_DESCENT_EM = 0.2        # font gives no ascent/descent: a 1 em box with a typical Latin descent
 THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, whatever the font matrix
 # A glyph is kept when its box centre lies inside the visible box grown by this many ems: the
@@ -999,6 +1000,8 @@ class _Interpreter:
             return                          # in a layer hidden when the document opens
         if subtype == "/Image":
             self.paint_image()
+            if len(self.env.images) < MAX_RECORDED_IMAGES:
+                self.env.images.append((xobject, self.ctm))   # where it lands: what OCR reads
             return
         reference = getattr(xobject, "indirect_reference", None)
         key = (reference.idnum, reference.generation) if reference is not None else id(xobject)

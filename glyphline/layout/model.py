@@ -5,6 +5,7 @@ All boxes are axis-aligned in viewer space (see glyphline.glyph): x0 < x1, y0 < 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..structure import Tag
 
@@ -23,6 +24,7 @@ class Word:
     italic: bool = False
     link: str = ""       # the URI of a Link annotation over the word
     note: str = ""       # the word ends in this footnote's reference mark (set by layout.structure)
+    confidence: float = -1.0   # OCR words: the engine's confidence (0–100); -1 for drawn text
 
 
 @dataclass(slots=True)
@@ -75,5 +77,6 @@ class PageLayout:
     hidden_glyphs: int = 0       # glyphs left out because their optional content layer is hidden
     order: str = "geometry"      # how the blocks were ordered: "geometry" or "tags" (the structure tree)
     figures: list[Tag] = field(default_factory=list)  # tagged figures with /Alt text on the page, in tree order
+    ocr: Any = None              # the OCR report (glyphline.content.ocr.OcrReport) when the page was recognised
     # baseline steps between consecutive same-size lines, by size bucket (for DocStats)
     line_pitches: dict[int, list[float]] = field(default_factory=dict)

@@ -19,9 +19,13 @@ field makes a new version):
              "tag": {"role": str, "lang": str}}  # only in tagged PDFs: the structure element (H1, P, LI, TD …)
     line  = {"text": str, "bbox": box, "direction": [dx, dy], "words": [word]}
     word  = {"text": str, "bbox": box, "font": str, "size": float, "flags": [flag]}
+            + {"confidence": float}      # OCR words only: the engine's confidence, 0–100
+    page  + {"ocr": {"words": int, "low_confidence": int, "mean_confidence": float, "rendered": bool}}
+                                         # pages recognised by OCR only (low_confidence: words below 60)
     box   = [x0, y0, x1, y1] in points, origin at the top-left of the visible page, y down
     flag  = "invisible" | "vertical" | "actual_text" | "in_form"
           | "annotation"                 # drawn by an annotation (form field, FreeText, stamp), not the page
+          | "ocr"                        # read by OCR off a scanned image (font "OCR", size from the scan)
 
 Numbers are rounded to 0.01 pt so the output is stable across platforms.
 """
@@ -30,7 +34,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..glyph import ACTUAL_TEXT, ANNOTATION, IN_FORM, INVISIBLE, VERTICAL
+from ..glyph import ACTUAL_TEXT, ANNOTATION, IN_FORM, INVISIBLE, OCR, VERTICAL
 from ..layout.model import Block, Line, PageLayout, Word
 
 if TYPE_CHECKING:
@@ -40,7 +44,7 @@ SCHEMA = "glyphline/1"
 VERSION = 1
 ROUND_DIGITS = 2  # 0.01 pt: far below any visible distance, and stable across float formatting
 FLAG_NAMES = ((INVISIBLE, "invisible"), (VERTICAL, "vertical"), (ACTUAL_TEXT, "actual_text"), (IN_FORM, "in_form"),
-              (ANNOTATION, "annotation"))
+              (ANNOTATION, "annotation"), (OCR, "ocr"))
 
 
 def json_page(layout: PageLayout, context: "PageContext") -> str:
@@ -72,6 +76,8 @@ def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
     }
     if layout.figures:
         page["figures"] = [{"alt": figure.alt} for figure in layout.figures]
+    if layout.ocr is not None:
+        page["ocr"] = layout.ocr.as_dict()
     return page
 
 
@@ -112,13 +118,16 @@ def _line(line: Line) -> dict[str, Any]:
 
 
 def _word(word: Word) -> dict[str, Any]:
-    return {
+    out = {
         "text": word.text,
         "bbox": _box(word),
         "font": word.font,
         "size": _r(word.size),
         "flags": [name for bit, name in FLAG_NAMES if word.flags & bit],
     }
+    if word.flags & OCR:
+        out["confidence"] = round(float(word.confidence), 1)
+    return out
 
 
 def _box(item) -> list[float]:
