@@ -316,9 +316,17 @@ class GlyphlineConverter extends HTMLElement {
       element("label", { for: `${id}-password`, text: t("passwordLabel", { name: file.name }) }),
       element("div", { class: "actions" }, [view.passwordInput, element("button", { type: "submit", class: "button primary", text: t("passwordSubmit") })]),
     ]);
+    // the technical sentence behind an error's kind, for those who want it
+    view.errorDetail = element("pre", { class: "detail" });
+    view.errorDetails = element("details", { class: "error-details", hidden: true }, [element("summary", { text: t("details") }), view.errorDetail]);
     view.counts = element("p", { class: "counts" });
     view.warnings = element("ul", { class: "warnings" });
-    view.warningsBox = element("details", { class: "warnings-box", hidden: true }, [element("summary", { text: t("warningsTitle") }), view.warnings]);
+    view.warningsSummary = element("summary");
+    view.warningDetail = element("pre", { class: "detail" });
+    view.warningsBox = element("details", { class: "warnings-box", hidden: true }, [
+      view.warningsSummary, view.warnings,
+      element("details", { class: "notice-details" }, [element("summary", { text: t("details") }), view.warningDetail]),
+    ]);
     view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: textName(file.name) }) });
     view.copy = element("button", { type: "button", class: "button copy", text: t("copy") });
     view.copyStatus = element("span", { class: "copy-status", role: "status" });
@@ -334,7 +342,7 @@ class GlyphlineConverter extends HTMLElement {
     view.item = element("li", { class: "job", "data-state": "waiting", id, tabindex: "-1", "aria-labelledby": `${id}-name` }, [
       element("h2", { class: "name", id: `${id}-name`, text: file.name }),
       element("div", { class: "line" }, [view.status, view.cancel]), view.progress,
-      view.banner, view.error, view.passwordForm, view.result,
+      view.banner, view.error, view.errorDetails, view.passwordForm, view.result,
     ]);
     const job = { file, view, password: "", controller: null, result: null, cancelClicked: false };
     view.cancel.addEventListener("click", () => {
@@ -361,7 +369,7 @@ class GlyphlineConverter extends HTMLElement {
   async start(job) {
     const t = this.t;
     const view = job.view;
-    for (const part of [view.banner, view.error, view.passwordForm, view.result]) part.hidden = true;
+    for (const part of [view.banner, view.error, view.errorDetails, view.passwordForm, view.result]) part.hidden = true;
     const options = { ...this.options };
     job.mode = options.mode;
     if (options.pages && !PAGE_RANGE.test(options.pages)) {
@@ -430,9 +438,12 @@ class GlyphlineConverter extends HTMLElement {
     const t = this.t;
     this.setState(job, "error");
     job.view.status.textContent = "";
-    job.view.error.textContent = t(`errors.${kind}`, { message }) || t("errors.failed", { message });
+    const known = t(`errors.${kind}`) !== `errors.${kind}`;
+    job.view.error.textContent = known ? t(`errors.${kind}`) : t("errors.failed");
     job.view.error.dataset.kind = kind;
     job.view.error.hidden = false;
+    job.view.errorDetail.textContent = message || "";
+    job.view.errorDetails.hidden = !message;
   }
 
   show(job, result) {
@@ -472,12 +483,45 @@ class GlyphlineConverter extends HTMLElement {
       view.banner.textContent = t(key, { pages: result.unmapped.pages.join(", ") });
       view.banner.hidden = false;
     }
-    view.warnings.replaceChildren(...result.warnings.map((warning) => element("li", { text: warning })));
-    view.warningsBox.hidden = result.warnings.length === 0;
+    this.renderNotices(view, result);
     const cut = this.renderPreview(view.preview, result, job.mode);
     view.previewNote.hidden = !cut;
     view.previewNote.textContent = cut ? t("previewCut", { chars: formatNumber(lang, PREVIEW_CHARS) }) : "";
     view.result.hidden = false;
+  }
+
+  /** The engine's warnings in the reader's language: one line per distinct sentence, with the
+   * pages it concerns; the English originals behind "Details". A result without codes (an older
+   * worker) shows its English warnings as they are. */
+  renderNotices(view, result) {
+    const t = this.t;
+    const notices = result.notices || (result.warnings || []).map((text) => ({ code: "other", params: {}, page: null, text }));
+    const groups = new Map();
+    for (const notice of notices) {
+      const worded = notice.code === "other" && !result.notices ? notice.text : this.wordNotice(notice);
+      if (!groups.has(worded)) groups.set(worded, { pages: new Set(), count: 0 });
+      const group = groups.get(worded);
+      group.count += 1;
+      if (notice.page != null) group.pages.add(notice.page);
+    }
+    const lines = [...groups].map(([text, { pages, count }]) => {
+      const numbers = [...pages].sort((a, b) => a - b);
+      if (numbers.length) {
+        const listed = numbers.map((number) => formatNumber(this.language, number)).join(", ");
+        return t(numbers.length === 1 ? "noticeOnPages" : "noticeOnPagesMany", { pages: listed, text });
+      }
+      return count > 1 ? t("noticeRepeated", { text, count: formatNumber(this.language, count) }) : text;
+    });
+    view.warnings.replaceChildren(...lines.map((line) => element("li", { class: "notice", text: line })));
+    view.warningsSummary.textContent = t("noticesTitle", { count: formatNumber(this.language, notices.length) });
+    view.warningDetail.textContent = [...new Set(notices.map((notice) => notice.text))].join("\n");
+    view.warningsBox.hidden = notices.length === 0;
+  }
+
+  wordNotice(notice) {
+    const key = `notices.${notice.code}`;
+    const worded = this.t(key, notice.params || {});
+    return worded === key ? this.t("notices.other") : worded;
   }
 
   /** The preview from the per-page results; returns whether it was cut at PREVIEW_CHARS. */
