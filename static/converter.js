@@ -16,6 +16,8 @@ const FORM_OPTIONS = ["mode", "markers", "dehyphenate", "annotations", "bom"];
 const DEFAULT_OPTIONS = { ...Object.fromEntries(FORM_OPTIONS.map((name) => [name, ENGINE_DEFAULTS[name]])), pages: "" };
 const FORM_MODES = MODES.filter((mode) => mode !== "json");
 const PREVIEW_CHARS = 200_000; // a textarea with more than this gets sluggish on a phone
+const PAGE_LIST_WORDS = 6; // the page list names each page by its first few words…
+const PAGE_LIST_CHARS = 40; // …cut to what fits a phone's select
 const PAGE_RANGE = /^\s*\d+\s*(-\s*\d*\s*)?(,\s*\d+\s*(-\s*\d*\s*)?)*$/;
 // a finger, not a mouse, or a screen too narrow for dragging: "drop anywhere" means nothing there
 const NO_DRAG_MEDIA = "(pointer: coarse), (max-width: 480px)";
@@ -60,16 +62,47 @@ function textName(fileName) {
   return `${stem}.txt`;
 }
 
+/** A block's text with every occurrence of `query` (case-insensitive) in a <mark>. */
+function highlighted(node, text, query) {
+  if (!query) { node.textContent = text; return node; }
+  const lower = text.toLocaleLowerCase();
+  const needle = query.toLocaleLowerCase();
+  let from = 0;
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
+    node.append(text.slice(from, at), element("mark", { class: "hit", text: text.slice(at, at + needle.length) }));
+    from = at + needle.length;
+  }
+  node.append(text.slice(from));
+  return node;
+}
+
+/** How often `query` occurs in `text` (case-insensitive, not overlapping). */
+function countHits(text, query) {
+  if (!query) return 0;
+  const lower = text.toLocaleLowerCase();
+  const needle = query.toLocaleLowerCase();
+  let count = 0;
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) count += 1;
+  return count;
+}
+
 /** A page's text as elements, each with dir="auto" so Arabic and Hebrew read right to left:
  * reflow paragraphs (one line each), the lines of preserve (blank ones kept as spacing), or the
  * whole grid of a layout page (one direction per page: its columns must stay aligned). */
-function previewBlocks(text, mode) {
+function previewBlocks(text, mode, query = "") {
   const body = text.replace(/\n+$/, "");
   if (!body.trim()) return [];
-  if (mode === "layout") return [element("p", { class: "block", dir: "auto", text: body })];
+  const block = (line) => highlighted(element("p", { class: "block", dir: "auto" }), line, query);
+  if (mode === "layout" || mode === "json") return [block(body)];
   const lines = body.split("\n");
   const kept = mode === "preserve" ? lines : lines.filter((line) => line.trim());
-  return kept.map((line) => element("p", { class: "block", dir: "auto", text: line }));
+  return kept.map(block);
+}
+
+/** The first words of a page, for the page list. */
+function pageStart(text) {
+  const words = text.replace(/\f/g, "").trim().split(/\s+/).slice(0, PAGE_LIST_WORDS).join(" ");
+  return words.length > PAGE_LIST_CHARS ? `${words.slice(0, PAGE_LIST_CHARS)}…` : words;
 }
 
 let jobCounter = 0;
@@ -328,15 +361,33 @@ class GlyphlineConverter extends HTMLElement {
       element("details", { class: "notice-details" }, [element("summary", { text: t("details") }), view.warningDetail]),
     ]);
     view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: textName(file.name) }) });
-    view.copy = element("button", { type: "button", class: "button copy", text: t("copy") });
+    view.copy = element("button", { type: "button", class: "button copy", text: t("copyAll") });
+    view.copyPage = element("button", { type: "button", class: "button copy-page", hidden: true });
     view.copyStatus = element("span", { class: "copy-status", role: "status" });
+    // the page view: previous/next, a page number, a list of the pages ("All pages" first)
+    view.previous = element("button", { type: "button", class: "button previous", text: t("previousPage") });
+    view.next = element("button", { type: "button", class: "button next", text: t("nextPage") });
+    view.pageInput = element("input", { type: "number", id: `${id}-page`, class: "page-number", min: "1", inputmode: "numeric" });
+    view.pageOf = element("span", { class: "page-of" });
+    view.pageList = element("select", { id: `${id}-pages`, class: "page-list" });
+    view.pager = element("nav", { class: "pager", "aria-label": t("pagesNav", { name: file.name }) }, [
+      view.previous,
+      element("span", { class: "page-field" }, [element("label", { for: `${id}-page`, text: t("pageNumber") }), view.pageInput, view.pageOf]),
+      view.next,
+      element("span", { class: "page-field" }, [element("label", { for: `${id}-pages`, class: "visually-hidden", text: t("pageList") }), view.pageList]),
+    ]);
+    view.search = element("input", { type: "search", id: `${id}-search`, class: "search", autocomplete: "off", "aria-describedby": `${id}-hits` });
+    view.hits = element("span", { class: "hits", id: `${id}-hits`, role: "status" });
+    view.searchBox = element("div", { class: "search-box", role: "search" }, [
+      element("label", { for: `${id}-search`, text: t("searchLabel") }), view.search, view.hits,
+    ]);
     view.previewNote = element("p", { class: "hint", hidden: true });
     // one section per page under a "Page N" label, each block with dir="auto" (Arabic and
     // Hebrew read right to left); focusable so the keyboard can scroll it
     view.preview = element("div", { class: "preview", role: "region", tabindex: "0", "aria-label": t("preview", { name: file.name }) });
     view.result = element("div", { class: "result", hidden: true }, [
-      view.counts, element("div", { class: "actions" }, [view.download, view.copy, view.copyStatus]),
-      view.warningsBox, view.previewNote, view.preview,
+      view.counts, element("div", { class: "actions" }, [view.download, view.copy, view.copyPage, view.copyStatus]),
+      view.warningsBox, element("div", { class: "toolbar" }, [view.pager, view.searchBox]), view.previewNote, view.preview,
     ]);
     // tabindex -1: focus comes back here after Cancel hides the button that had it
     view.item = element("li", { class: "job", "data-state": "waiting", id, tabindex: "-1", "aria-labelledby": `${id}-name` }, [
@@ -344,7 +395,8 @@ class GlyphlineConverter extends HTMLElement {
       element("div", { class: "line" }, [view.status, view.cancel]), view.progress,
       view.banner, view.error, view.errorDetails, view.passwordForm, view.result,
     ]);
-    const job = { file, view, password: "", controller: null, result: null, cancelClicked: false };
+    // page: the page shown alone, 0 for all pages; query: the search text
+    const job = { file, view, password: "", controller: null, result: null, cancelClicked: false, page: 0, query: "", hit: -1 };
     view.cancel.addEventListener("click", () => {
       job.cancelClicked = true;
       if (job.controller) job.controller.abort();
@@ -356,7 +408,24 @@ class GlyphlineConverter extends HTMLElement {
       this.start(job);
     });
     view.download.addEventListener("click", () => this.download(job));
-    view.copy.addEventListener("click", () => this.copy(job));
+    view.copy.addEventListener("click", () => this.copy(job, job.result.text));
+    view.copyPage.addEventListener("click", () => {
+      const page = job.result.pages.find((candidate) => candidate.number === job.page);
+      if (page) this.copy(job, page.text.replace(/\f/g, ""));
+    });
+    view.previous.addEventListener("click", () => this.stepPage(job, -1));
+    view.next.addEventListener("click", () => this.stepPage(job, +1));
+    view.pageInput.addEventListener("change", () => {
+      const number = Number(view.pageInput.value);
+      const known = job.result.pages.some((page) => page.number === number);
+      view.pageInput.setAttribute("aria-invalid", known ? "false" : "true");
+      if (known) this.showPage(job, number);
+    });
+    view.pageList.addEventListener("change", () => this.showPage(job, Number(view.pageList.value)));
+    view.search.addEventListener("input", () => { job.query = view.search.value; this.refreshPreview(job); });
+    view.search.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") { event.preventDefault(); this.nextHit(job, event.shiftKey ? -1 : 1); }
+    });
     return job;
   }
 
@@ -484,9 +553,8 @@ class GlyphlineConverter extends HTMLElement {
       view.banner.hidden = false;
     }
     this.renderNotices(view, result);
-    const cut = this.renderPreview(view.preview, result, job.mode);
-    view.previewNote.hidden = !cut;
-    view.previewNote.textContent = cut ? t("previewCut", { chars: formatNumber(lang, PREVIEW_CHARS) }) : "";
+    this.renderPager(job);
+    this.refreshPreview(job);
     view.result.hidden = false;
   }
 
@@ -524,14 +592,89 @@ class GlyphlineConverter extends HTMLElement {
     return worded === key ? this.t("notices.other") : worded;
   }
 
-  /** The preview from the per-page results; returns whether it was cut at PREVIEW_CHARS. */
-  renderPreview(preview, result, mode) {
+  // ------------------------------------------------------------------ the page view
+
+  /** The page list and number field for a new result; the view starts on all pages. */
+  renderPager(job) {
     const t = this.t;
-    const labelled = result.pages.length > 1;
+    const view = job.view;
+    const pages = job.result.pages;
+    job.page = 0;
+    job.hit = -1;
+    view.pager.hidden = pages.length < 2; // one page: nothing to move between
+    view.pageInput.min = String(pages.length ? pages[0].number : 1);
+    view.pageInput.max = String(pages.length ? pages[pages.length - 1].number : 1);
+    view.pageOf.textContent = t("pageOf", { pages: formatNumber(this.language, job.result.pageCount) });
+    view.pageList.replaceChildren(
+      element("option", { value: "0", text: t("allPages") }),
+      ...pages.map((page) => element("option", {
+        value: String(page.number),
+        text: t("pageChoice", { number: formatNumber(this.language, page.number), start: pageStart(page.text) }),
+      })),
+    );
+  }
+
+  showPage(job, number) {
+    job.page = number;
+    job.hit = -1;
+    this.refreshPreview(job);
+  }
+
+  /** Previous/next: from "all pages", next is the first page and previous the last. */
+  stepPage(job, step) {
+    const numbers = job.result.pages.map((page) => page.number);
+    const index = numbers.indexOf(job.page);
+    const target = index < 0 ? (step > 0 ? 0 : numbers.length - 1) : Math.min(numbers.length - 1, Math.max(0, index + step));
+    this.showPage(job, numbers[target]);
+  }
+
+  /** Re-renders the preview for the current page and search, and the controls that depend on them. */
+  refreshPreview(job) {
+    const t = this.t;
+    const view = job.view;
+    const result = job.result;
+    const lang = this.language;
+    const numbers = result.pages.map((page) => page.number);
+    const index = numbers.indexOf(job.page);
+    view.previous.disabled = index === 0;
+    view.next.disabled = index === numbers.length - 1;
+    view.pageInput.value = job.page ? String(job.page) : "";
+    view.pageInput.setAttribute("aria-invalid", "false");
+    view.pageList.value = String(job.page);
+    view.copyPage.hidden = !job.page;
+    view.copyPage.textContent = job.page ? t("copyPage", { number: formatNumber(lang, job.page) }) : "";
+    const shown = job.page ? result.pages.filter((page) => page.number === job.page) : result.pages;
+    const cut = this.renderPreview(view.preview, shown, job.mode, result.pages.length > 1, job.query);
+    view.previewNote.hidden = !cut;
+    view.previewNote.textContent = cut ? t("previewCut", { chars: formatNumber(lang, PREVIEW_CHARS) }) : "";
+    // hits are counted in the full text, also where the preview was cut
+    const query = job.query;
+    const total = result.pages.reduce((sum, page) => sum + countHits(page.text, query), 0);
+    const here = shown.reduce((sum, page) => sum + countHits(page.text, query), 0);
+    if (!query) view.hits.textContent = "";
+    else if (!total) view.hits.textContent = t("searchNone");
+    else if (job.page) view.hits.textContent = t("searchHitsPage", { count: formatNumber(lang, here), total: formatNumber(lang, total) });
+    else view.hits.textContent = t(total === 1 ? "searchHitsOne" : "searchHits", { count: formatNumber(lang, total) });
+  }
+
+  /** Enter in the search field: the next highlighted hit is marked and scrolled into view. */
+  nextHit(job, step) {
+    const marks = [...job.view.preview.querySelectorAll("mark.hit")];
+    if (!marks.length) return;
+    for (const mark of marks) mark.classList.remove("current");
+    job.hit = (job.hit + step + marks.length) % marks.length;
+    const mark = marks[job.hit];
+    mark.classList.add("current");
+    mark.scrollIntoView({ block: "nearest", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
+  }
+
+  /** The preview of `pages`, a label over each when `labelled`; returns whether it was cut at PREVIEW_CHARS. */
+  renderPreview(preview, pages, mode, labelled, query = "") {
+    const t = this.t;
     let budget = PREVIEW_CHARS;
     let cut = false;
     const sections = [];
-    for (const page of result.pages) {
+    for (const page of pages) {
       if (budget <= 0) { cut = true; break; }
       let text = page.text.replace(/\f/g, "");
       if (text.length > budget) { text = text.slice(0, budget); cut = true; }
@@ -539,7 +682,7 @@ class GlyphlineConverter extends HTMLElement {
       const label = t("pageLabel", { number: formatNumber(this.language, page.number) });
       const section = element("section", { class: "page", "data-page": String(page.number) });
       if (labelled) section.append(element("h3", { class: "page-label", text: label }));
-      section.append(...previewBlocks(text, mode));
+      section.append(...previewBlocks(text, mode, query));
       sections.push(section);
     }
     preview.dataset.mode = mode;
@@ -557,10 +700,10 @@ class GlyphlineConverter extends HTMLElement {
     setTimeout(() => URL.revokeObjectURL(url), 60_000); // the download has long started by then
   }
 
-  async copy(job) {
+  async copy(job, text) {
     const t = this.t;
     try {
-      await navigator.clipboard.writeText(job.result.text);
+      await navigator.clipboard.writeText(text);
       job.view.copyStatus.textContent = t("copied");
     } catch {
       const selection = document.getSelection();
