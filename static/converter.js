@@ -6,15 +6,17 @@
 // Attributes: `page-drop` accepts files dropped anywhere on the page; `preload` starts the
 // worker as soon as the element is on the page; `sample="url"` adds a "Try a sample" button;
 // `lang="de"` overrides the browser language.
-import { extractText, preload, status, GlyphlineError, MODES, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
+import { extractText, preload, status, GlyphlineError, MODES, EXTENSIONS, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
 import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
-// the options this form offers, with the engine's defaults; the preview shows text, so JSON is left to the API
+// the options this form offers, with the engine's defaults; every mode the engine has is offered
 const FORM_OPTIONS = ["mode", "markers", "dehyphenate", "annotations", "bom"];
 const DEFAULT_OPTIONS = { ...Object.fromEntries(FORM_OPTIONS.map((name) => [name, ENGINE_DEFAULTS[name]])), pages: "" };
-const FORM_MODES = MODES.filter((mode) => mode !== "json");
+const FORM_MODES = MODES;
+// a download's media type by its extension (the engine names the extension of each mode)
+const MEDIA_TYPES = { ".json": "application/json", ".md": "text/markdown;charset=utf-8", ".txt": "text/plain;charset=utf-8" };
 const PREVIEW_CHARS = 200_000; // a textarea with more than this gets sluggish on a phone
 const PAGE_LIST_WORDS = 6; // the page list names each page by its first few words…
 const PAGE_LIST_CHARS = 40; // …cut to what fits a phone's select
@@ -57,9 +59,25 @@ function element(tag, attributes = {}, children = []) {
   return node;
 }
 
-function textName(fileName) {
+function extensionOf(mode) {
+  return (EXTENSIONS && EXTENSIONS[mode]) || ".txt";
+}
+
+/** The download's name: the PDF's name with the mode's extension. */
+function outputName(fileName, mode) {
   const stem = String(fileName || "document").replace(/\.pdf$/i, "") || "document";
-  return `${stem}.txt`;
+  return `${stem}${extensionOf(mode)}`;
+}
+
+function mediaType(mode) {
+  return MEDIA_TYPES[extensionOf(mode)] || "text/plain;charset=utf-8";
+}
+
+/** A page's text as shown and copied: without its form feed; a JSON page indented to be read. */
+function displayText(page, mode) {
+  const text = page.text.replace(/\f/g, "");
+  if (mode !== "json") return text;
+  try { return JSON.stringify(JSON.parse(text), null, 2); } catch { return text; }
 }
 
 /** A block's text with every occurrence of `query` (case-insensitive) in a <mark>. */
@@ -205,7 +223,7 @@ class GlyphlineConverter extends HTMLElement {
     for (const mode of FORM_MODES) {
       const radio = element("input", { type: "radio", name: "mode", value: mode, id: `mode-${mode}`, checked: this.options.mode === mode });
       radio.addEventListener("change", () => this.setOption("mode", mode));
-      modes.append(element("div", { class: "choice" }, [radio, element("label", { for: `mode-${mode}`, text: t(`modes.${mode}`) })]));
+      modes.append(element("div", { class: "choice" }, [radio, element("label", { for: `mode-${mode}`, text: this.modeLabel(mode) })]));
     }
     const checks = element("fieldset", { class: "checks" });
     for (const name of FORM_OPTIONS.filter((option) => option !== "mode")) {
@@ -223,6 +241,13 @@ class GlyphlineConverter extends HTMLElement {
     return element("details", { class: "options", id: "options" }, [
       element("summary", { text: t("optionsTitle") }), element("div", { class: "option-grid" }, [modes, checks, range]),
     ]);
+  }
+
+  /** A mode's label; a mode this page has no words for yet is named by its own name. */
+  modeLabel(mode) {
+    const key = `modes.${mode}`;
+    const label = this.t(key);
+    return label === key ? `${mode.charAt(0).toUpperCase()}${mode.slice(1)} (${extensionOf(mode)})` : label;
   }
 
   setOption(name, value) {
@@ -360,7 +385,7 @@ class GlyphlineConverter extends HTMLElement {
       view.warningsSummary, view.warnings,
       element("details", { class: "notice-details" }, [element("summary", { text: t("details") }), view.warningDetail]),
     ]);
-    view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: textName(file.name) }) });
+    view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: outputName(file.name, this.options.mode) }) });
     view.copy = element("button", { type: "button", class: "button copy", text: t("copyAll") });
     view.copyPage = element("button", { type: "button", class: "button copy-page", hidden: true });
     view.copyStatus = element("span", { class: "copy-status", role: "status" });
@@ -411,7 +436,7 @@ class GlyphlineConverter extends HTMLElement {
     view.copy.addEventListener("click", () => this.copy(job, job.result.text));
     view.copyPage.addEventListener("click", () => {
       const page = job.result.pages.find((candidate) => candidate.number === job.page);
-      if (page) this.copy(job, page.text.replace(/\f/g, ""));
+      if (page) this.copy(job, displayText(page, job.mode));
     });
     view.previous.addEventListener("click", () => this.stepPage(job, -1));
     view.next.addEventListener("click", () => this.stepPage(job, +1));
@@ -553,6 +578,7 @@ class GlyphlineConverter extends HTMLElement {
       view.banner.hidden = false;
     }
     this.renderNotices(view, result);
+    view.download.textContent = t("download", { name: outputName(job.file.name, job.mode) });
     this.renderPager(job);
     this.refreshPreview(job);
     view.result.hidden = false;
@@ -609,7 +635,8 @@ class GlyphlineConverter extends HTMLElement {
       element("option", { value: "0", text: t("allPages") }),
       ...pages.map((page) => element("option", {
         value: String(page.number),
-        text: t("pageChoice", { number: formatNumber(this.language, page.number), start: pageStart(page.text) }),
+        text: job.mode === "json" ? t("pageLabel", { number: formatNumber(this.language, page.number) })
+          : t("pageChoice", { number: formatNumber(this.language, page.number), start: pageStart(page.text) }),
       })),
     );
   }
@@ -649,8 +676,8 @@ class GlyphlineConverter extends HTMLElement {
     view.previewNote.textContent = cut ? t("previewCut", { chars: formatNumber(lang, PREVIEW_CHARS) }) : "";
     // hits are counted in the full text, also where the preview was cut
     const query = job.query;
-    const total = result.pages.reduce((sum, page) => sum + countHits(page.text, query), 0);
-    const here = shown.reduce((sum, page) => sum + countHits(page.text, query), 0);
+    const total = result.pages.reduce((sum, page) => sum + countHits(displayText(page, job.mode), query), 0);
+    const here = shown.reduce((sum, page) => sum + countHits(displayText(page, job.mode), query), 0);
     if (!query) view.hits.textContent = "";
     else if (!total) view.hits.textContent = t("searchNone");
     else if (job.page) view.hits.textContent = t("searchHitsPage", { count: formatNumber(lang, here), total: formatNumber(lang, total) });
@@ -676,7 +703,7 @@ class GlyphlineConverter extends HTMLElement {
     const sections = [];
     for (const page of pages) {
       if (budget <= 0) { cut = true; break; }
-      let text = page.text.replace(/\f/g, "");
+      let text = displayText(page, mode);
       if (text.length > budget) { text = text.slice(0, budget); cut = true; }
       budget -= text.length;
       const label = t("pageLabel", { number: formatNumber(this.language, page.number) });
@@ -691,9 +718,9 @@ class GlyphlineConverter extends HTMLElement {
   }
 
   download(job) {
-    const blob = new Blob([job.result.text], { type: "text/plain;charset=utf-8" });
+    const blob = new Blob([job.result.text], { type: mediaType(job.mode) });
     const url = URL.createObjectURL(blob);
-    const link = element("a", { href: url, download: textName(job.file.name), class: "visually-hidden" });
+    const link = element("a", { href: url, download: outputName(job.file.name, job.mode), class: "visually-hidden" });
     this.root.append(link);
     link.click();
     link.remove();
