@@ -8,6 +8,7 @@
 // `lang="de"` overrides the browser language.
 import { extractText, preload, status, GlyphlineError, MODES, EXTENSIONS, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
 import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js";
+import { downloadZip } from "../vendor/client-zip.mjs";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
@@ -16,6 +17,8 @@ const FORM_OPTIONS = ["mode", "markers", "dehyphenate", "annotations", "bom"];
 const DEFAULT_OPTIONS = { ...Object.fromEntries(FORM_OPTIONS.map((name) => [name, ENGINE_DEFAULTS[name]])), pages: "" };
 const FORM_MODES = MODES;
 // a download's media type by its extension (the engine names the extension of each mode)
+const ZIP_NAME = "glyphline.zip";
+const FINAL = ["done", "scan", "error", "cancelled"]; // a job in one of these states can be cleared or retried
 const MEDIA_TYPES = { ".json": "application/json", ".md": "text/markdown;charset=utf-8", ".txt": "text/plain;charset=utf-8" };
 const PREVIEW_CHARS = 200_000; // a textarea with more than this gets sluggish on a phone
 const PAGE_LIST_WORDS = 6; // the page list names each page by its first few words…
@@ -214,7 +217,30 @@ class GlyphlineConverter extends HTMLElement {
     }, [element("p", { text: t("dropOverlay") })]);
     this.root.append(loader, dropzone, overlay, this.renderOptions(),
       element("div", { id: "live", class: "visually-hidden", "aria-live": "polite", role: "status" }),
+      this.renderQueueBar(),
       element("ol", { id: "queue", class: "queue", "aria-label": t("queueLabel") }));
+  }
+
+  /** Above the queue: download all as one ZIP, clear the finished files, clear all. */
+  renderQueueBar() {
+    const t = this.t;
+    const downloadAll = element("button", { type: "button", id: "download-all", class: "button primary", text: t("downloadAll") });
+    const clearDone = element("button", { type: "button", id: "clear-done", class: "button", text: t("clearDone") });
+    const clearAll = element("button", { type: "button", id: "clear-all", class: "button", text: t("clearAll") });
+    downloadAll.addEventListener("click", () => this.downloadAll());
+    clearDone.addEventListener("click", () => this.clear((job) => FINAL.includes(job.view.item.dataset.state)));
+    clearAll.addEventListener("click", () => this.clear(() => true));
+    return element("div", { id: "queue-bar", class: "queue-bar actions", role: "group", "aria-label": t("queueLabel"), hidden: true },
+      [downloadAll, clearDone, clearAll]);
+  }
+
+  /** The queue bar follows the jobs: shown with any, "Download all" with a finished result. */
+  updateQueueBar() {
+    const bar = this.root.getElementById("queue-bar");
+    if (!bar) return;
+    bar.hidden = this.jobs.length === 0;
+    this.root.getElementById("download-all").disabled = !this.jobs.some((job) => job.view.item.dataset.state === "done");
+    this.root.getElementById("clear-done").disabled = !this.jobs.some((job) => FINAL.includes(job.view.item.dataset.state));
   }
 
   renderOptions() {
@@ -253,6 +279,7 @@ class GlyphlineConverter extends HTMLElement {
   setOption(name, value) {
     this.options = { ...this.options, [name]: value };
     saveOptions(this.options);
+    for (const job of this.jobs) this.updateRetry(job); // results stay; each offers a re-run
   }
 
   loadingText(done, total, stage) {
@@ -354,6 +381,56 @@ class GlyphlineConverter extends HTMLElement {
       this.root.getElementById("queue").append(job.view.item);
       this.start(job);
     }
+    this.updateQueueBar();
+  }
+
+  /** Removes one file from the queue (cancelling it first); the focus goes to its neighbour. */
+  remove(job, moveFocus = true) {
+    job.removed = true;
+    if (job.controller) job.controller.abort();
+    const index = this.jobs.indexOf(job);
+    if (index >= 0) this.jobs.splice(index, 1);
+    job.view.item.remove();
+    this.updateQueueBar();
+    if (!moveFocus) return;
+    const neighbour = this.jobs[Math.min(index, this.jobs.length - 1)];
+    if (neighbour) neighbour.view.item.focus();
+    else this.root.getElementById("file").focus();
+  }
+
+  clear(which) {
+    const chosen = this.jobs.filter(which);
+    for (const job of chosen) this.remove(job, false);
+    this.announce(this.t("cleared", { count: formatNumber(this.language, chosen.length) }));
+    const first = this.jobs[0];
+    if (first) first.view.item.focus(); else this.root.getElementById("file").focus();
+  }
+
+  /** Every finished result in one ZIP (client-zip, stored entries), each under its download name. */
+  async downloadAll() {
+    const used = new Map();
+    const files = [];
+    for (const job of this.jobs) {
+      if (job.view.item.dataset.state !== "done" || !job.result) continue;
+      let name = outputName(job.file.name, job.mode);
+      const seen = used.get(name) || 0;
+      used.set(name, seen + 1);
+      if (seen) name = name.replace(/(\.[^.]+)?$/, (extension) => ` (${seen + 1})${extension}`); // two "a.pdf": a.txt, a (2).txt
+      files.push({ name, input: job.result.text, lastModified: new Date() });
+    }
+    if (!files.length) return;
+    const blob = await downloadZip(files).blob();
+    this.save(new Blob([blob], { type: "application/zip" }), ZIP_NAME);
+  }
+
+  /** Retry after a cancel or an error; a finished file offers a re-run when the options changed since. */
+  updateRetry(job) {
+    const t = this.t;
+    const state = job.view.item.dataset.state;
+    const changed = job.options && JSON.stringify(job.options) !== JSON.stringify(this.options);
+    const offer = ["error", "cancelled"].includes(state) || (["done", "scan"].includes(state) && changed);
+    job.view.retry.hidden = !offer;
+    job.view.retry.textContent = ["done", "scan"].includes(state) ? t("rerun") : t("retry");
   }
 
   // ------------------------------------------------------------------ one file
@@ -365,6 +442,8 @@ class GlyphlineConverter extends HTMLElement {
     view.status = element("p", { class: "status", id: `${id}-status`, text: t("waiting") });
     view.progress = element("progress", { class: "progress", max: "1", value: "0", "aria-labelledby": `${id}-status` });
     view.cancel = element("button", { type: "button", class: "button cancel", text: t("cancel") });
+    view.retry = element("button", { type: "button", class: "button retry", hidden: true });
+    view.remove = element("button", { type: "button", class: "button remove", text: t("remove"), "aria-describedby": `${id}-name` });
     view.banner = element("p", { class: "banner scan", role: "alert", hidden: true });
     view.error = element("p", { class: "banner error", role: "alert", hidden: true });
     view.passwordInput = element("input", { type: "password", id: `${id}-password`, autocomplete: "off" });
@@ -416,8 +495,12 @@ class GlyphlineConverter extends HTMLElement {
     ]);
     // tabindex -1: focus comes back here after Cancel hides the button that had it
     view.item = element("li", { class: "job", "data-state": "waiting", id, tabindex: "-1", "aria-labelledby": `${id}-name` }, [
-      element("h2", { class: "name", id: `${id}-name`, text: file.name }),
-      element("div", { class: "line" }, [view.status, view.cancel]), view.progress,
+      element("div", { class: "head" }, [
+        element("h2", { class: "name", id: `${id}-name`, text: file.name }),
+        element("span", { class: "size", text: formatBytes(this.language, file.size) }),
+      ]),
+      element("div", { class: "line" }, [view.status, element("div", { class: "job-actions" }, [view.cancel, view.retry, view.remove])]),
+      view.progress,
       view.banner, view.error, view.errorDetails, view.passwordForm, view.result,
     ]);
     // page: the page shown alone, 0 for all pages; query: the search text
@@ -433,6 +516,12 @@ class GlyphlineConverter extends HTMLElement {
       this.start(job);
     });
     view.download.addEventListener("click", () => this.download(job));
+    view.remove.addEventListener("click", () => this.remove(job));
+    view.retry.addEventListener("click", () => {
+      job.password = job.password || "";
+      this.start(job);
+      view.cancel.focus(); // the retry button is gone: Cancel takes its place
+    });
     view.copy.addEventListener("click", () => this.copy(job, job.result.text));
     view.copyPage.addEventListener("click", () => {
       const page = job.result.pages.find((candidate) => candidate.number === job.page);
@@ -458,14 +547,19 @@ class GlyphlineConverter extends HTMLElement {
     job.view.item.dataset.state = state;
     job.view.cancel.hidden = !["waiting", "running"].includes(state);
     job.view.progress.hidden = !["waiting", "running"].includes(state);
+    this.updateRetry(job);
+    this.updateQueueBar();
   }
 
   async start(job) {
     const t = this.t;
     const view = job.view;
-    for (const part of [view.banner, view.error, view.errorDetails, view.passwordForm, view.result]) part.hidden = true;
+    // a re-run keeps the last result in view until the new one replaces it
+    for (const part of [view.banner, view.error, view.errorDetails, view.passwordForm]) part.hidden = true;
+    if (!job.result) view.result.hidden = true;
     const options = { ...this.options };
-    job.mode = options.mode;
+    job.options = options;
+    if (!job.result) job.mode = options.mode;
     if (options.pages && !PAGE_RANGE.test(options.pages)) {
       this.fail(job, "bad-options", "");
       return;
@@ -494,10 +588,13 @@ class GlyphlineConverter extends HTMLElement {
           view.progress.value = page;
         },
       });
+      if (job.removed) return;
       this.show(job, result);
     } catch (error) {
+      if (job.removed) return;
       if (error && error.name === "AbortError") {
-        this.setState(job, "cancelled");
+        // a cancelled re-run leaves the previous result as it was
+        this.setState(job, job.result && !view.result.hidden ? "done" : "cancelled");
         view.status.textContent = t("cancelled");
         this.announce(`${job.file.name}: ${t("cancelled")}`);
         // the Cancel button is gone: the focus goes to the file's card, not to the page's start
@@ -530,6 +627,8 @@ class GlyphlineConverter extends HTMLElement {
 
   fail(job, kind, message) {
     const t = this.t;
+    job.result = null; // a failed re-run: the earlier result no longer matches the options
+    job.view.result.hidden = true;
     this.setState(job, "error");
     job.view.status.textContent = "";
     const known = t(`errors.${kind}`) !== `errors.${kind}`;
@@ -545,6 +644,8 @@ class GlyphlineConverter extends HTMLElement {
     const view = job.view;
     const lang = this.language;
     job.result = result;
+    job.mode = job.options.mode;
+    view.result.hidden = true; // shown again below unless the file has no text to show
     const selected = result.pages.length;
     view.status.textContent = t("done", { seconds: formatNumber(lang, Math.round(result.seconds * 100) / 100) });
     this.announce(t("announceDone", { name: job.file.name, pages: selected }));
@@ -718,9 +819,12 @@ class GlyphlineConverter extends HTMLElement {
   }
 
   download(job) {
-    const blob = new Blob([job.result.text], { type: mediaType(job.mode) });
+    this.save(new Blob([job.result.text], { type: mediaType(job.mode) }), outputName(job.file.name, job.mode));
+  }
+
+  save(blob, name) {
     const url = URL.createObjectURL(blob);
-    const link = element("a", { href: url, download: outputName(job.file.name, job.mode), class: "visually-hidden" });
+    const link = element("a", { href: url, download: name, class: "visually-hidden" });
     this.root.append(link);
     link.click();
     link.remove();

@@ -2,8 +2,8 @@
 
 Everything in dist/ is addressed by relative URLs, so the folder can be copied to any static
 host or subpath. Inputs: the page sources (index.html, static/, worker/, app.py, sw.js), the
-glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files
-and aes-js from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
+glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files,
+aes-js and client-zip from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
 the wheels into .pyc wheels, and a Pyodide memory snapshot is taken with the engine imported
 (tools/browser_snapshot.py in headless Chromium when available, else in Node). The service worker gets the list
 of every file with a version derived from their contents, so any change re-caches the site.
@@ -110,6 +110,15 @@ def wrap_aes_js(target: Path) -> None:
         f"{source}\nexport default module.exports;\n",
         encoding="utf-8",
     )
+
+
+def copy_client_zip(target: Path) -> None:
+    """client-zip (MIT, pinned in package.json) is an ES module already: "Download all" builds its ZIP."""
+    package = json.loads((NODE_MODULES / "client-zip" / "package.json").read_text(encoding="utf-8"))
+    source = (NODE_MODULES / "client-zip" / "index.js").read_text(encoding="utf-8")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"// client-zip {package['version']} ({package['license']}), copied by tools/build_site.py\n{source}",
+                      encoding="utf-8")
 
 
 def remove_pyodide_cdn(path: Path) -> None:
@@ -253,6 +262,7 @@ def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
         shutil.copyfile(NODE_MODULES / "pyodide" / name, dist / "pyodide" / name)
     remove_pyodide_cdn(dist / "pyodide" / "pyodide.mjs")
     wrap_aes_js(dist / "vendor" / "aes-js.mjs")
+    copy_client_zip(dist / "vendor" / "client-zip.mjs")
     (dist / "wheels").mkdir()
     wheels = []
     for wheel in (pypdf, engine):  # load order: pypdf first, the engine imports it
