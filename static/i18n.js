@@ -117,6 +117,8 @@ const TEXTS = {
     },
     announceDone: "{name}: done, {pages} pages.",
     announceStart: "{name}: converting.",
+    updateReady: "A new version of Glyphline is ready.",
+    updateReload: "Reload",
   },
   de: {
     title: "PDF zu Text",
@@ -234,6 +236,8 @@ const TEXTS = {
     },
     announceDone: "{name}: fertig, {pages} Seiten.",
     announceStart: "{name}: wird umgewandelt.",
+    updateReady: "Eine neue Version von Glyphline ist bereit.",
+    updateReload: "Neu laden",
   },
 };
 

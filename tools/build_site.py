@@ -26,7 +26,10 @@ NODE_MODULES = ROOT / "node_modules"
 WORK = ROOT / "build" / "web"  # wheels and downloads kept between builds
 PYODIDE_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PYPDF_REQUIREMENT = "pypdf==7.1.1"
-PAGE_FILES = ("index.html", "app.py")
+PAGE_FILES = ("index.html", "app.py", "manifest.webmanifest")
+# the PNG icons the manifest names, drawn from static/icon.svg (tools/icons.py): size → maskable
+ICONS = {"icons/icon-192.png": (192, False), "icons/icon-512.png": (512, False), "icons/icon-maskable-512.png": (512, True)}
+MASKABLE_BACKGROUND = (0xF6, 0xF7, 0xF9)  # the manifest's background_color: the page stands out on it
 PAGE_DIRS = ("static", "worker")
 OPTIONAL_DIRS = ("cmaps",)  # CMap data, when the engine ships it as separate files
 ON_DEMAND_PREFIXES = ("cmaps/",)  # not at install: on demand, then all in the background once ready
@@ -110,6 +113,17 @@ def wrap_aes_js(target: Path) -> None:
         f"{source}\nexport default module.exports;\n",
         encoding="utf-8",
     )
+
+
+def write_icons(dist: Path) -> None:
+    """The installable app's PNG icons, rendered from static/icon.svg (no binary files in the repo)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import icons
+
+    for name, (size, maskable) in ICONS.items():
+        target = dist / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(icons.render(ROOT / "static" / "icon.svg", size, MASKABLE_BACKGROUND if maskable else None))
 
 
 def copy_client_zip(target: Path) -> None:
@@ -263,6 +277,7 @@ def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
     remove_pyodide_cdn(dist / "pyodide" / "pyodide.mjs")
     wrap_aes_js(dist / "vendor" / "aes-js.mjs")
     copy_client_zip(dist / "vendor" / "client-zip.mjs")
+    write_icons(dist)
     (dist / "wheels").mkdir()
     wheels = []
     for wheel in (pypdf, engine):  # load order: pypdf first, the engine imports it
