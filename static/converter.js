@@ -7,7 +7,7 @@
 // worker as soon as the element is on the page; `sample="url"` adds a "Try a sample" button;
 // `lang="de"` overrides the browser language.
 import { extractText, preload, status, GlyphlineError, MODES, EXTENSIONS, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
-import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js";
+import { chooseLanguage, formatBytes, formatFileSize, formatNumber, translator } from "./i18n.js";
 import { downloadZip } from "../vendor/client-zip.mjs";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
@@ -207,6 +207,7 @@ class GlyphlineConverter extends HTMLElement {
       actions.push(sample);
     }
     const dropzone = element("section", { class: "dropzone", "aria-labelledby": "drop-text" }, [
+      element("img", { class: "drop-icon", src: new URL("./icon.svg", import.meta.url).href, alt: "" }),
       element("p", { id: "drop-text", text: t("dropHere") }),
       element("div", { class: "actions" }, actions),
     ]);
@@ -215,10 +216,13 @@ class GlyphlineConverter extends HTMLElement {
       id: "drop-overlay", class: this.hasAttribute("page-drop") ? "drop-overlay page" : "drop-overlay",
       role: "region", "aria-label": t("dropOverlay"), hidden: true,
     }, [element("p", { text: t("dropOverlay") })]);
-    this.root.append(loader, dropzone, overlay, this.renderOptions(),
-      element("div", { id: "live", class: "visually-hidden", "aria-live": "polite", role: "status" }),
-      this.renderQueueBar(),
-      element("ol", { id: "queue", class: "queue", "aria-label": t("queueLabel") }));
+    // two columns on a wide screen (drop zone and options beside the files), one on a phone
+    const layout = element("div", { id: "layout", class: "layout", "data-empty": "true" }, [
+      element("div", { class: "side" }, [dropzone, this.renderOptions()]),
+      element("div", { class: "results" }, [this.renderQueueBar(), element("ol", { id: "queue", class: "queue", "aria-label": t("queueLabel") })]),
+    ]);
+    this.root.append(loader, layout, overlay,
+      element("div", { id: "live", class: "visually-hidden", "aria-live": "polite", role: "status" }));
   }
 
   /** Above the queue: download all as one ZIP, clear the finished files, clear all. */
@@ -239,6 +243,7 @@ class GlyphlineConverter extends HTMLElement {
     const bar = this.root.getElementById("queue-bar");
     if (!bar) return;
     bar.hidden = this.jobs.length === 0;
+    this.root.getElementById("layout").dataset.empty = String(this.jobs.length === 0); // no files: the drop zone alone, as the hero
     this.root.getElementById("download-all").disabled = !this.jobs.some((job) => job.view.item.dataset.state === "done");
     this.root.getElementById("clear-done").disabled = !this.jobs.some((job) => FINAL.includes(job.view.item.dataset.state));
   }
@@ -497,7 +502,7 @@ class GlyphlineConverter extends HTMLElement {
     view.item = element("li", { class: "job", "data-state": "waiting", id, tabindex: "-1", "aria-labelledby": `${id}-name` }, [
       element("div", { class: "head" }, [
         element("h2", { class: "name", id: `${id}-name`, text: file.name }),
-        element("span", { class: "size", text: formatBytes(this.language, file.size) }),
+        element("span", { class: "size", text: formatFileSize(this.language, file.size) }),
       ]),
       element("div", { class: "line" }, [view.status, element("div", { class: "job-actions" }, [view.cancel, view.retry, view.remove])]),
       view.progress,

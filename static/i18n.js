@@ -271,3 +271,9 @@ export function formatNumber(language, value) {
 export function formatBytes(language, bytes) {
   return `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(bytes / 1e6)} MB`;
 }
+
+/** A file's size: kB below a megabyte (a one-page PDF is not "0 MB"), else MB. */
+export function formatFileSize(language, bytes) {
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
+  return bytes < 1e6 ? `${number.format(Math.max(0.1, bytes / 1e3))} kB` : `${number.format(bytes / 1e6)} MB`;
+}
