@@ -471,7 +471,7 @@ class GlyphlineConverter extends HTMLElement {
     ]);
     view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: outputName(file.name, this.options.mode) }) });
     view.copy = element("button", { type: "button", class: "button copy", text: t("copyAll") });
-    view.copyPage = element("button", { type: "button", class: "button copy-page", hidden: true });
+    view.copyPage = element("button", { type: "button", class: "button copy-page", hidden: true, text: t("copyPage", { number: 1 }) });
     view.copyStatus = element("span", { class: "copy-status", role: "status" });
     // the page view: previous/next, a page number, a list of the pages ("All pages" first)
     view.previous = element("button", { type: "button", class: "button previous", text: t("previousPage") });
@@ -775,7 +775,7 @@ class GlyphlineConverter extends HTMLElement {
     view.pageInput.setAttribute("aria-invalid", "false");
     view.pageList.value = String(job.page);
     view.copyPage.hidden = !job.page;
-    view.copyPage.textContent = job.page ? t("copyPage", { number: formatNumber(lang, job.page) }) : "";
+    if (job.page) view.copyPage.textContent = t("copyPage", { number: formatNumber(lang, job.page) });
     const shown = job.page ? result.pages.filter((page) => page.number === job.page) : result.pages;
     const cut = this.renderPreview(view.preview, shown, job.mode, result.pages.length > 1, job.query);
     view.previewNote.hidden = !cut;
