@@ -719,8 +719,10 @@ class GlyphlineConverter extends HTMLElement {
   }
 
   wordNotice(notice) {
-    const key = `notices.${notice.code}`;
-    const worded = this.t(key, notice.params || {});
+    const params = notice.params || {};
+    const singular = `notices.${notice.code}#one`; // "1 character is…", where the sentence has one
+    const key = params.count === 1 && this.t(singular) !== singular ? singular : `notices.${notice.code}`;
+    const worded = this.t(key, params);
     return worded === key ? this.t("notices.other") : worded;
   }
 

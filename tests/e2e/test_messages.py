@@ -94,3 +94,23 @@ def test_an_older_worker_result_without_codes_still_shows_its_warnings(app_page)
         return [...view.warnings.children].map((li) => li.textContent);
     }""")
     assert lines == ["page 1: something odd"]
+
+
+def test_a_document_notice_with_one_page_is_worded_in_the_singular(app_page, tmp_path):
+    from pdfbuilder import simple_page_pdf
+
+    path = tmp_path / "one.pdf"
+    path.write_bytes(simple_page_pdf(b"Just one page"))
+    clear_queue(app_page)
+    app_page.locator("#options summary").click()
+    app_page.locator("#pages").fill("1-4")
+    app_page.locator("#pages").press("Tab")   # "change" is what the form listens to
+    try:
+        app_page.locator("#file").set_input_files(str(path))
+        assert wait_job_state(app_page, 0, ("done",)) == "done"
+    finally:
+        app_page.locator("#pages").fill("")
+        app_page.locator("#pages").press("Tab")
+        app_page.locator("#options summary").click()
+    lines = _notices(app_page).locator("li.notice").all_inner_texts()
+    assert lines == ["The document has 1 page; the requested pages from 2 on do not exist."]
