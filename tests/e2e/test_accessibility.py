@@ -19,7 +19,9 @@ sys.path.insert(0, str(REPO / "tests"))  # pdfbuilder
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 RUN_AXE = """async () => {
     // measured at rest: a fading overlay has less contrast for its 150 ms than it will have
-    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => {})));
+    const shadow = document.querySelector('glyphline-converter').shadowRoot;   // its animations are not the document's
+    const running = [...document.getAnimations(), ...shadow.getAnimations()];
+    await Promise.all(running.map((animation) => animation.finished.catch(() => {})));
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
 }"""
