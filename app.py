@@ -35,6 +35,7 @@ _load_aes_shim()
 from glyphline.errors import Cancelled, GlyphlineError, error_kind  # noqa: E402
 from glyphline.content.ocr import OcrWord, recorded_engine  # noqa: E402
 from glyphline.extract import extract_text, ocr_images  # noqa: E402
+from glyphline.notices import notices  # noqa: E402
 from glyphline.options import ExtractOptions  # noqa: E402
 
 PAUSE_INTERVAL_S = 0.05  # how often the worker's event loop gets a turn to deliver "cancel"
@@ -145,6 +146,9 @@ def _result_message(job_id: int, result: Any, seconds: float) -> dict[str, Any]:
         "scan": _scan_message(result.scan),
         "unmapped": _scan_message(result.unmapped),
         "warnings": [str(w) for w in result.warnings],
+        # the same warnings with stable codes and parameters: the page words them in its language
+        "notices": [n.as_message() for n in notices(
+            [str(w) for w in result.document_warnings], [(int(p.number), [str(w) for w in p.warnings]) for p in result.pages])],
         "seconds": round(seconds, 4),
     }
 

@@ -1,4 +1,5 @@
-// Glyphline service worker: the site offline after the first visit, every file downloaded once.
+// Glyphline service worker: the site offline after the first visit, every file downloaded once;
+// a new version waits until the page's "Reload" (see install).
 // tools/build_site.py fills in the lists and VERSION (a hash of all contents):
 //   SHELL   the page, its scripts and styles: cached at install (small, so the page is controlled
 //           at once and the converter's big files go through this worker on their first fetch)
@@ -22,7 +23,9 @@ self.addEventListener("install", (event) => {
     const cache = await caches.open(VERSION);
     // cache: "no-cache" revalidates: never a stale file, and what the page just loaded is not sent again
     await cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" })));
-    await self.skipWaiting();
+    // the first install takes the page at once; an update waits until the page's "Reload" (it
+    // posts "skip-waiting"), so new code never replaces the old under a running conversion
+    if (!self.registration.active) await self.skipWaiting();
   })());
 });
 
@@ -126,6 +129,10 @@ async function cacheAll() {
 
 let cachingAll = null;
 self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "skip-waiting") {
+    event.waitUntil(self.skipWaiting());
+    return;
+  }
   if (!event.data || event.data.type !== "cache-all") return;
   if (!cachingAll) cachingAll = cacheAll().finally(() => { cachingAll = null; });
   event.waitUntil(cachingAll);

@@ -10,9 +10,8 @@
 const WORKER_URL = new URL("../worker/worker.mjs", import.meta.url);
 const CANCEL_GRACE_MS = 3000; // a worker that cannot pause between pages is restarted after this
 
-// the engine's modes (with the extension of a file holding each), option defaults and error kinds,
-// written by the site build from glyphline.options
-export { ERROR_KINDS, EXTENSIONS, MODES, DEFAULT_OPTIONS } from "./engine.mjs";
+// the engine's modes, option defaults and error kinds, written by the site build from glyphline.options
+export { ERROR_KINDS, MODES, DEFAULT_OPTIONS, EXTENSIONS } from "./engine.mjs";
 
 /** A conversion that failed; `kind` is one of ERROR_KINDS. */
 export class GlyphlineError extends Error {
@@ -130,6 +129,9 @@ function onJobMessage(message) {
     if (job.onProgress) job.onProgress({ page: message.page, pages: message.pages });
   } else if (message.type === "result") {
     const { type, id, ...result } = message;
+    if (job.options.mode === "json") {
+      try { result.json = JSON.parse(result.text.replace(/^\ufeff/, "")); } catch { /* text stays the answer */ }
+    }
     finish(job, () => job.resolve(result));
   } else if (message.type === "error") {
     finish(job, () => job.reject(new GlyphlineError(message.kind, message.message)));

@@ -2,8 +2,8 @@
 
 Everything in dist/ is addressed by relative URLs, so the folder can be copied to any static
 host or subpath. Inputs: the page sources (index.html, static/, worker/, app.py, sw.js), the
-glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files
-and aes-js from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
+glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files,
+aes-js and client-zip from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
 the wheels into .pyc wheels, and a Pyodide memory snapshot is taken with the engine imported
 (tools/browser_snapshot.py in headless Chromium when available, else in Node). The service worker gets the list
 of every file with a version derived from their contents, so any change re-caches the site.
@@ -26,7 +26,10 @@ NODE_MODULES = ROOT / "node_modules"
 WORK = ROOT / "build" / "web"  # wheels and downloads kept between builds
 PYODIDE_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PYPDF_REQUIREMENT = "pypdf==7.1.1"
-PAGE_FILES = ("index.html", "app.py")
+PAGE_FILES = ("index.html", "app.py", "manifest.webmanifest")
+# the PNG icons the manifest names, drawn from static/icon.svg (tools/icons.py): size → maskable
+ICONS = {"icons/icon-192.png": (192, False), "icons/icon-512.png": (512, False), "icons/icon-maskable-512.png": (512, True)}
+MASKABLE_BACKGROUND = (0xF6, 0xF7, 0xF9)  # the manifest's background_color: the page stands out on it
 PAGE_DIRS = ("static", "worker")
 OPTIONAL_DIRS = ("cmaps",)  # CMap data, when the engine ships it as separate files
 ON_DEMAND_PREFIXES = ("cmaps/",)  # not at install: on demand, then all in the background once ready
@@ -61,7 +64,7 @@ OCR_FILES = {
 TESSERACT_CDN_LITERAL = "https://cdn.jsdelivr.net/npm/"
 SW_VERSION_PLACEHOLDER = "@VERSION@"
 BUILD_MODULE = "worker/build.mjs"  # generated: what the worker loads (wheels, sizes, snapshot)
-ENGINE_MODULE = "static/engine.mjs"  # generated: the engine's modes, option defaults and error kinds
+ENGINE_MODULE = "static/engine.mjs"  # generated: the engine's modes, option defaults, error kinds and extensions
 
 
 def run(cmd: list[str], **kwargs: object) -> None:
@@ -126,6 +129,26 @@ def wrap_aes_js(target: Path) -> None:
         f"{source}\nexport default module.exports;\n",
         encoding="utf-8",
     )
+
+
+def write_icons(dist: Path) -> None:
+    """The installable app's PNG icons, rendered from static/icon.svg (no binary files in the repo)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import icons
+
+    for name, (size, maskable) in ICONS.items():
+        target = dist / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(icons.render(ROOT / "static" / "icon.svg", size, MASKABLE_BACKGROUND if maskable else None))
+
+
+def copy_client_zip(target: Path) -> None:
+    """client-zip (MIT, pinned in package.json) is an ES module already: "Download all" builds its ZIP."""
+    package = json.loads((NODE_MODULES / "client-zip" / "package.json").read_text(encoding="utf-8"))
+    source = (NODE_MODULES / "client-zip" / "index.js").read_text(encoding="utf-8")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"// client-zip {package['version']} ({package['license']}), copied by tools/build_site.py\n{source}",
+                      encoding="utf-8")
 
 
 def remove_pyodide_cdn(path: Path) -> None:
@@ -193,6 +216,7 @@ def write_build_module(dist: Path, wheels: list[Path], snapshot: str | None) -> 
 
 def write_engine_module(dist: Path, python: str) -> None:
     """The JavaScript side's copy of glyphline.options.describe(), read from this checkout's engine."""
+    # describe() gives each mode's file extension from its renderer, so a new mode downloads under its own name
     done = subprocess.run([python, "-c", "import json, glyphline.options as o; print(json.dumps(o.describe()))"],
                           check=True, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     described = json.loads(done.stdout)
@@ -283,6 +307,8 @@ def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
     remove_pyodide_cdn(dist / "pyodide" / "pyodide.mjs")
     wrap_aes_js(dist / "vendor" / "aes-js.mjs")
     vendor_tesseract(dist)
+    copy_client_zip(dist / "vendor" / "client-zip.mjs")
+    write_icons(dist)
     (dist / "wheels").mkdir()
     wheels = []
     for wheel in (pypdf, engine):  # load order: pypdf first, the engine imports it
