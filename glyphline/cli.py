@@ -3,7 +3,7 @@
 Every problem becomes one line on stderr (`glyphline: FILE: needs a password`) and an exit
 code; a traceback is never shown (set GLYPHLINE_DEBUG=1 to see one). Several files run in a
 process pool, and each file's output is written as soon as it is ready, so a file that fails
-never costs the others theirs.
+never costs the others theirs. One long file has its pages spread over the processes instead.
 """
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-annotations", action="store_true",
                         help="leave out the text of annotations (filled form fields, FreeText boxes, stamps)")
     parser.add_argument("--jobs", metavar="N", type=int, default=min(MAX_DEFAULT_JOBS, os.cpu_count() or 1),
-                        help="files converted in parallel (default: min(4, CPUs))")
+                        help="processes: several files are converted in parallel, one long file's pages "
+                             "are analysed in parallel (default: min(4, CPUs))")
     parser.add_argument("--quiet", action="store_true", help="no page warnings and no progress bar")
     return parser
 
@@ -130,8 +131,8 @@ def _main(argv: list[str] | None) -> int:
     jobs = _plan_jobs(args, options)
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
     outcomes: list[Outcome] = []
-    if len(jobs) == 1:
-        outcomes.append(convert(jobs[0], options, progress.pages))
+    if len(jobs) == 1:   # one file: its pages are what --jobs spreads
+        outcomes.append(convert(jobs[0], options, progress.pages, page_jobs=args.jobs))
     elif jobs and args.jobs == 1:
         progress.start_files(len(jobs))
         for job in jobs:
@@ -214,15 +215,18 @@ def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:
                        [f"glyphline: {job.name}: the converting process died (out of memory or killed)"])
 
 
-def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
-    """Runs in a worker process: read, extract, write; every failure becomes an Outcome."""
+def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int = 1) -> Outcome:
+    """Runs in a worker process (or, for one file, in the main one with its pages spread over
+    `page_jobs` processes): read, extract, write; every failure becomes an Outcome."""
     outcome = Outcome(job.index, job.name)
     try:
         data = job.data if job.data is not None else _read(job.source)
     except OSError as exc:
         return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
     try:
-        result = extract_text(data, options, on_progress=on_progress)
+        result = extract_text(data, options, on_progress=on_progress, jobs=page_jobs)
+    except BrokenProcessPool:
+        return _fail(outcome, EXIT_BROKEN, "a converting process died (out of memory or killed)")
     except PasswordRequired:
         reason = "the password is wrong" if options.password else "needs a password (use --password)"
         return _fail(outcome, EXIT_PASSWORD, reason)

@@ -133,13 +133,18 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 # ----------------------------------------------------------------------------- the calls
 
 def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
-                 on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
+                 on_progress: ProgressCallback | None = None, cancel: CancelSignal = None, jobs: int = 1,
                  **option_values: Any) -> Result:
     """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
-    pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
-    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec."""
+    pages="1-3"), or both (keywords win). `jobs` > 1 analyses the pages of a long document in
+    that many processes (glyphline.parallel; same result). Raises NotAPDF, PasswordRequired,
+    DamagedPDF, BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec."""
     options = _options(options, option_values)
-    render = renderer(options.mode)
+    if jobs > 1:
+        from .parallel import extract_text_parallel  # processes: never imported in the browser
+
+        return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel)
+    renderer(options.mode)   # an unknown mode fails before the document is read
     with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
         document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
@@ -149,6 +154,16 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
             analysed.append(_analyse(document, number))
             if on_progress is not None:
                 on_progress(done, len(numbers))
+        return finish_document(document, analysed, options, selection_warnings)
+
+
+def finish_document(document: Document, analysed: list[tuple[PageLayout, list[str], int]],
+                    options: ExtractOptions, selection_warnings: list[str]) -> Result:
+    """The document-wide passes once every page is analysed, wherever that was done (here or in
+    worker processes, glyphline.parallel): statistics for short pages, the dehyphenation
+    vocabulary, cross-page joins, rendering, and the scan report."""
+    render = renderer(options.mode)
+    with fewer_collections():
         analysed = _with_document_stats(document, analysed)
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
         if vocabulary is not None:

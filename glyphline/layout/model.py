@@ -18,6 +18,9 @@ class Word:
     font: str
     flags: int = 0       # union of the glyph flags (glyphline.glyph)
 
+    def __reduce__(self):  # pickled field by field: page-parallel extraction (glyphline.parallel) ships 10⁵ words
+        return Word, (self.text, self.x0, self.y0, self.x1, self.y1, self.size, self.font, self.flags)
+
 
 @dataclass(slots=True)
 class Line:
@@ -28,6 +31,9 @@ class Line:
     y1: float
     dx: float = 1.0      # writing direction of the line
     dy: float = 0.0
+
+    def __reduce__(self):  # as Word.__reduce__
+        return Line, (self.words, self.x0, self.y0, self.x1, self.y1, self.dx, self.dy)
 
     @property
     def text(self) -> str:
@@ -44,6 +50,9 @@ class Block:
     x1: float
     y1: float
     role: str = "body"   # body | header | footer | sidebar | rotated
+
+    def __reduce__(self):  # as Word.__reduce__
+        return Block, (self.lines, self.x0, self.y0, self.x1, self.y1, self.role)
 
 
 @dataclass
