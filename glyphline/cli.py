@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -181,6 +179,9 @@ def _plan_jobs(args, options: ExtractOptions) -> list[Job]:
 
 
 def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: "_Progress") -> list[Outcome]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed   # here: its import costs a one-file run ~20 ms
+    from concurrent.futures.process import BrokenProcessPool
+
     outcomes: list[Outcome] = []
     unfinished = list(jobs)
     progress.start_files(len(jobs))
@@ -207,6 +208,9 @@ def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: 
 
 def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:
     """A job whose pool died runs in a pool of its own, so the one file that kills a worker is named."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
             return pool.submit(convert, job, options).result()
@@ -225,8 +229,6 @@ def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int 
         return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
     try:
         result = extract_text(data, options, on_progress=on_progress, jobs=page_jobs)
-    except BrokenProcessPool:
-        return _fail(outcome, EXIT_BROKEN, "a converting process died (out of memory or killed)")
     except PasswordRequired:
         reason = "the password is wrong" if options.password else "needs a password (use --password)"
         return _fail(outcome, EXIT_PASSWORD, reason)
@@ -241,6 +243,8 @@ def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int 
     except RecursionError:
         return _fail(outcome, EXIT_BROKEN, "damaged beyond repair (structures nested too deeply)")
     except Exception as exc:
+        if _worker_died(exc):
+            return _fail(outcome, EXIT_BROKEN, "a converting process died (out of memory or killed)")
         if os.environ.get("GLYPHLINE_DEBUG") == "1":
             raise
         return _fail(outcome, EXIT_BROKEN, f"unexpected error ({_describe(exc)}); please report this file")
@@ -261,6 +265,12 @@ def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int 
         code = _write_or_report(job.output, result.text, outcome.errors)
         outcome.code = max(outcome.code, code)
     return outcome
+
+
+def _worker_died(exc: Exception) -> bool:
+    """A page-parallel run (--jobs on one file) lost a worker process."""
+    process = sys.modules.get("concurrent.futures.process")  # loaded only once a pool has run
+    return process is not None and isinstance(exc, process.BrokenProcessPool)
 
 
 def _read(path: str) -> bytes:

@@ -8,7 +8,6 @@ Not for the browser: Pyodide has no processes (its worker pool is the web app's 
 """
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from .document import Document
@@ -38,6 +37,8 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
     workers = min(jobs, len(numbers) // MIN_PAGES_PER_WORKER)
     if workers < 2:
         return extract_text(data, options, limits=limits, on_progress=on_progress, cancel=cancel)
+    from concurrent.futures import ProcessPoolExecutor   # here: a short file's process never pays its import
+
     chunks = page_chunks(numbers, workers * CHUNKS_PER_WORKER)
     analysed: list[Analysed] = []
     with ProcessPoolExecutor(max_workers=workers, initializer=_open_in_worker,
