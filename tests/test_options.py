@@ -79,3 +79,17 @@ def test_import_glyphline_loads_neither_pypdf_nor_the_layout():
             "if m in sys.modules]; print(heavy); assert glyphline.open and glyphline.extract_text")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_text_extraction_never_loads_the_grid_or_json_writers():
+    import subprocess
+    import sys
+
+    from pdfbuilder import simple_page_pdf
+
+    code = ("import sys, glyphline; glyphline.extract_text(sys.stdin.buffer.read(), mode='preserve'); "
+            "print([m for m in ('glyphline.output.grid', 'glyphline.output.json_out') if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], input=simple_page_pdf(), capture_output=True, check=True)
+    assert done.stdout.decode().strip() == "[]"
+    for mode in ("layout", "json"):   # and each loads its own when asked
+        assert "Hello" in extract_text(simple_page_pdf(), mode=mode).text
