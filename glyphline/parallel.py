@@ -35,7 +35,7 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
     document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
     numbers, selection_warnings = select_pages(options.pages, document.page_count)
     workers = min(jobs, len(numbers) // MIN_PAGES_PER_WORKER)
-    if workers < 2:
+    if workers < 2 or _daemonic():
         return extract_text(data, options, limits=limits, on_progress=on_progress, cancel=cancel)
     from concurrent.futures import ProcessPoolExecutor   # here: a short file's process never pays its import
 
@@ -67,6 +67,13 @@ def page_chunks(numbers: list[int], count: int) -> list[list[int]]:
         chunks.append(numbers[start:end])
         start = end
     return [chunk for chunk in chunks if chunk]
+
+
+def _daemonic() -> bool:
+    """Inside a multiprocessing.Pool worker, which may not start processes of its own."""
+    import multiprocessing
+
+    return multiprocessing.current_process().daemon
 
 
 def _open_in_worker(data: bytes, password: str, limits: Limits | None, annotations: bool) -> None:

@@ -89,6 +89,18 @@ def test_a_selection_too_short_for_two_workers_runs_in_this_process(document):
     assert result.text == extract_text(document, pages="1-5").text
 
 
+def _text_with_two_jobs(data: bytes) -> str:
+    return extract_text(data, jobs=2).text
+
+
+def test_inside_a_pool_worker_that_may_not_start_processes_it_runs_in_that_worker(document):
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(1) as pool:   # its workers are daemonic
+        text = pool.apply(_text_with_two_jobs, (document,))
+    assert text == extract_text(document).text
+
+
 def test_page_chunks_are_consecutive_near_equal_runs_in_order():
     numbers = list(range(3, 40))
     chunks = page_chunks(numbers, 5)
