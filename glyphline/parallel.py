@@ -1,9 +1,10 @@
 """One document's pages analysed in several processes (the CLI's and the library's `jobs`).
 
-Worker processes each open the document once and analyse runs of consecutive pages; the
-main process receives the page layouts in document order and runs the document-wide passes
-itself (extract.finish_document: statistics for short pages, dehyphenation vocabulary,
-cross-page joins, rendering, scan report), so the output is byte-identical to one process.
+Worker processes each open the document once and analyse runs of consecutive pages, and so
+does the calling process (from the last run backwards); it puts the page layouts in document
+order and runs the document-wide passes itself (extract.finish_document: statistics for short
+pages, dehyphenation vocabulary, cross-page joins, rendering, scan report), so the output is
+byte-identical to one process.
 Not for the browser: Pyodide has no processes (its worker pool is the web app's business).
 """
 from __future__ import annotations
@@ -40,20 +41,34 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
     from concurrent.futures import ProcessPoolExecutor   # here: a short file's process never pays its import
 
     chunks = page_chunks(numbers, workers * CHUNKS_PER_WORKER)
-    analysed: list[Analysed] = []
-    with ProcessPoolExecutor(max_workers=workers, initializer=_open_in_worker,
+    results: list[list[Analysed] | None] = [None] * len(chunks)
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers - 1, initializer=_open_in_worker,
                              initargs=(data, options.password, limits, options.annotations)) as pool:
         futures = [pool.submit(_analyse_chunk, chunk) for chunk in chunks]
         try:
-            for future in futures:   # in document order: the passes after need the pages in order
+            # this process is one of the workers (its pages are neither reopened nor pickled): it
+            # takes the runs no worker has started yet, from the end, until it meets the others
+            for i in reversed(range(len(chunks))):
+                if not futures[i].cancel():
+                    break
                 _check_cancel(cancel)
-                analysed.extend(future.result())
+                results[i] = [_analyse(document, number) for number in chunks[i]]
+                done += len(chunks[i])
                 if on_progress is not None:
-                    on_progress(len(analysed), len(numbers))
+                    on_progress(done, len(numbers))
+            for i, future in enumerate(futures):
+                if results[i] is None:
+                    _check_cancel(cancel)
+                    results[i] = future.result()
+                    done += len(chunks[i])
+                    if on_progress is not None:
+                        on_progress(done, len(numbers))
         except BaseException:
             for future in futures:
                 future.cancel()
             raise
+    analysed = [page for chunk in results for page in chunk]   # document order: the passes after need it
     return finish_document(document, analysed, options, selection_warnings)
 
 
