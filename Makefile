@@ -4,7 +4,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv clean cmaps brotli-data build e2e-deps ocr-deps bench bench-deps wordlists wordlist-sources
+.PHONY: run test venv clean cmaps brotli-data build e2e-deps ocr-deps bench bench-deps wordlists wordlist-sources bytecode
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -81,10 +81,16 @@ bench-deps: $(STAMP)
 	$(VPY) -m pip install -q pymupdf pypdfium2 pdfplumber
 	@test -f .cache/node/node_modules/pdfjs-dist/package.json || npm install --prefix .cache/node --no-audit --no-fund --omit=optional pdfjs-dist@5.6.205
 
-bench: bench-deps
+# an editable install has no bytecode, and with PYTHONDONTWRITEBYTECODE set every glyphline
+# process compiles the whole engine again (~0.1 s a process): compile it, as `pip install` does
+bytecode:
+	$(VPY) -m compileall -q glyphline
+
+bench: bench-deps bytecode
 	$(VPY) bench/quality.py
 	$(VPY) bench/glyphs.py
 	$(VPY) bench/speed.py
+	$(VPY) bench/smallfiles.py
 
 clean:
 	rm -rf $(VENV) dist build *.egg-info

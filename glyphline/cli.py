@@ -3,15 +3,13 @@
 Every problem becomes one line on stderr (`glyphline: FILE: needs a password`) and an exit
 code; a traceback is never shown (set GLYPHLINE_DEBUG=1 to see one). Several files run in a
 process pool, and each file's output is written as soon as it is ready, so a file that fails
-never costs the others theirs.
+never costs the others theirs. One long file has its pages spread over the processes instead.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,8 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ocr", metavar="LANGS", default="",
                         help="recognise pages without a text layer with tesseract; --ocr alone is English, "
                              "--ocr=eng+deu names the languages")
-    parser.add_argument("--jobs", metavar="N", type=int, default=min(MAX_DEFAULT_JOBS, os.cpu_count() or 1),
-                        help="files converted in parallel (default: min(4, CPUs))")
+    parser.add_argument("--jobs", metavar="N", type=int, default=None,
+                        help="processes: several files are converted in parallel (default: min(4, CPUs)); "
+                             "a long file's pages are analysed in parallel only when --jobs is given")
     parser.add_argument("--quiet", action="store_true", help="no page warnings and no progress bar")
     return parser
 
@@ -123,8 +122,11 @@ def _main(argv: list[str] | None) -> int:
     # "--ocr" alone means English; languages follow an "=" so the next FILE is never taken for one
     argv = [OCR_DEFAULT if arg == "--ocr" else arg for arg in (sys.argv[1:] if argv is None else argv)]
     args = parser.parse_args(argv)
-    if args.jobs < 1:
+    # page-parallel only on request: on 2 busy cores it measured no faster, and each worker costs memory
+    if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    page_jobs = args.jobs or 1
+    args.jobs = args.jobs or min(MAX_DEFAULT_JOBS, os.cpu_count() or 1)
     if args.pages is not None:
         try:
             parse_page_spec(args.pages)
@@ -153,8 +155,8 @@ def _main(argv: list[str] | None) -> int:
     jobs = _plan_jobs(args, options)
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
     outcomes: list[Outcome] = []
-    if len(jobs) == 1:
-        outcomes.append(convert(jobs[0], options, progress.pages))
+    if len(jobs) == 1:   # one file: its pages are what --jobs spreads
+        outcomes.append(convert(jobs[0], options, progress.pages, page_jobs=page_jobs))
     elif jobs and args.jobs == 1:
         progress.start_files(len(jobs))
         for job in jobs:
@@ -203,6 +205,9 @@ def _plan_jobs(args, options: ExtractOptions) -> list[Job]:
 
 
 def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: "_Progress") -> list[Outcome]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed   # here: its import costs a one-file run ~20 ms
+    from concurrent.futures.process import BrokenProcessPool
+
     outcomes: list[Outcome] = []
     unfinished = list(jobs)
     progress.start_files(len(jobs))
@@ -229,6 +234,9 @@ def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: 
 
 def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:
     """A job whose pool died runs in a pool of its own, so the one file that kills a worker is named."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
             return pool.submit(convert, job, options).result()
@@ -237,15 +245,16 @@ def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:
                        [f"glyphline: {job.name}: the converting process died (out of memory or killed)"])
 
 
-def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
-    """Runs in a worker process: read, extract, write; every failure becomes an Outcome."""
+def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int = 1) -> Outcome:
+    """Runs in a worker process (or, for one file, in the main one with its pages spread over
+    `page_jobs` processes): read, extract, write; every failure becomes an Outcome."""
     outcome = Outcome(job.index, job.name)
     try:
         data = job.data if job.data is not None else _read(job.source)
     except OSError as exc:
         return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
     try:
-        result = extract_text(data, options, on_progress=on_progress)
+        result = extract_text(data, options, on_progress=on_progress, jobs=page_jobs)
     except PasswordRequired:
         reason = "the password is wrong" if options.password else "needs a password (use --password)"
         return _fail(outcome, EXIT_PASSWORD, reason)
@@ -262,6 +271,8 @@ def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
     except RecursionError:
         return _fail(outcome, EXIT_BROKEN, "damaged beyond repair (structures nested too deeply)")
     except Exception as exc:
+        if _worker_died(exc):
+            return _fail(outcome, EXIT_BROKEN, "a converting process died (out of memory or killed)")
         if os.environ.get("GLYPHLINE_DEBUG") == "1":
             raise
         return _fail(outcome, EXIT_BROKEN, f"unexpected error ({_describe(exc)}); please report this file")
@@ -299,6 +310,12 @@ def _ocr_line(name: str, result) -> str | None:
     plural = len(pages) > 1
     return (f"glyphline: {name}: page{'s' if plural else ''} {listed} had no text layer and {'were' if plural else 'was'} "
             f"read by OCR: {words} words, mean confidence {mean:.0f}, {doubtful} below {LOW_CONFIDENCE:.0f}")
+
+
+def _worker_died(exc: Exception) -> bool:
+    """A page-parallel run (--jobs on one file) lost a worker process."""
+    process = sys.modules.get("concurrent.futures.process")  # loaded only once a pool has run
+    return process is not None and isinstance(exc, process.BrokenProcessPool)
 
 
 def _read(path: str) -> bytes:

@@ -135,18 +135,24 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 # ----------------------------------------------------------------------------- the calls
 
 def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
-                 on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
+                 on_progress: ProgressCallback | None = None, cancel: CancelSignal = None, jobs: int = 1,
                  keep_layouts: bool = False, ocr_engine: OcrEngine | None = None,
                  **option_values: Any) -> Result:
     """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
     pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
-    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec. `keep_layouts`
-    hands back each page's PageLayout (blocks, lines, words, tags) in Result.layouts. With
-    `ocr="eng"` the pages without a text layer are recognised by tesseract (raises
-    OcrUnavailable when it or the language is missing), or by `ocr_engine` when one is given
-    (the browser's)."""
+    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec. `jobs` > 1 analyses
+    the pages of a long document in that many processes (glyphline.parallel; same result).
+    `keep_layouts` hands back each page's PageLayout (blocks, lines, words, tags) in
+    Result.layouts. With `ocr="eng"` the pages without a text layer are recognised by tesseract
+    (raises OcrUnavailable when it or the language is missing), or by `ocr_engine` when one is
+    given (the browser's)."""
     options = _options(options, option_values)
-    render = renderer(options.mode)
+    # OCR engines and kept layouts stay in this process: page-parallel runs only plain extraction
+    if jobs > 1 and not keep_layouts and not options.ocr and ocr_engine is None:
+        from .parallel import extract_text_parallel  # processes: never imported in the browser
+
+        return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel)
+    renderer(options.mode)   # an unknown mode fails before the document is read
     engine = _ocr_engine(options, ocr_engine, data)
     with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
         document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
@@ -158,6 +164,17 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
             analysed.append(_analyse(document, number, order=options.order))
             if on_progress is not None:
                 on_progress(done, len(numbers))
+        return finish_document(document, analysed, options, selection_warnings, keep_layouts=keep_layouts)
+
+
+def finish_document(document: Document, analysed: list[tuple[PageLayout, list[str], int]],
+                    options: ExtractOptions, selection_warnings: list[str], *,
+                    keep_layouts: bool = False) -> Result:
+    """The document-wide passes once every page is analysed, wherever that was done (here or in
+    worker processes, glyphline.parallel): statistics for short pages, the dehyphenation
+    vocabulary, cross-page joins, structure (Markdown), rendering, and the scan report."""
+    render = renderer(options.mode)
+    with fewer_collections():
         analysed = _with_document_stats(document, analysed, options.order)
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
         if vocabulary is not None:

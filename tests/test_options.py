@@ -90,3 +90,17 @@ def test_ocr_languages_are_tesseract_names_joined_by_plus():
     assert ExtractOptions.from_message({"ocr": "deu"}).ocr == "deu"
     with pytest.raises(ValueError, match="invalid OCR language"):
         ExtractOptions(ocr="eng; rm -rf")
+
+
+def test_a_text_extraction_never_loads_the_grid_or_json_writers():
+    import subprocess
+    import sys
+
+    from pdfbuilder import simple_page_pdf
+
+    code = ("import sys, glyphline; glyphline.extract_text(sys.stdin.buffer.read(), mode='preserve'); "
+            "print([m for m in ('glyphline.output.grid', 'glyphline.output.json_out') if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], input=simple_page_pdf(), capture_output=True, check=True)
+    assert done.stdout.decode().strip() == "[]"
+    for mode in ("layout", "json"):   # and each loads its own when asked
+        assert "Hello" in extract_text(simple_page_pdf(), mode=mode).text
