@@ -20,6 +20,7 @@ from ..errors import BudgetExceeded
 from ..fonts.base import Font
 from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
+from ..pdfobjects import resolve
 from .env import PageEnv
 from .lexer import TEXT_RUN, iter_operations
 
@@ -163,22 +164,12 @@ def straighten_vertical_runs(out: list, first: int, twins: dict) -> None:
         index = stop
 
 
-def _resolve(obj):
-    """A pypdf object with indirect references followed; None when it cannot be read."""
-    try:
-        return obj.get_object() if hasattr(obj, "get_object") else obj
-    except _BUDGET_ERRORS:
-        raise
-    except Exception:
-        return None
-
-
 def _matrix(value) -> tuple | None:
-    value = _resolve(value)
+    value = resolve(value)
     if not isinstance(value, (list, tuple)) or len(value) != 6:
         return None
     try:
-        result = tuple(float(_resolve(v)) for v in value)
+        result = tuple(float(resolve(v)) for v in value)
     except (TypeError, ValueError):
         return None
     return result if all(math.isfinite(v) for v in result) else None
@@ -411,14 +402,14 @@ class _Interpreter:
         state = self.lookup("/ExtGState", name)
         if not isinstance(state, dict):
             return None
-        entry = _resolve(state.get("/Font"))
+        entry = resolve(state.get("/Font"))
         if not isinstance(entry, list) or len(entry) != 2:
             return None
-        size = _resolve(entry[1])
+        size = resolve(entry[1])
         if not isinstance(size, (int, float)) or isinstance(size, bool) or not math.isfinite(size):
             return None
         try:
-            font = self.env.load_font(_resolve(entry[0]), name)
+            font = self.env.load_font(resolve(entry[0]), name)
         except _BUDGET_ERRORS:
             raise
         except Exception:
@@ -442,13 +433,13 @@ class _Interpreter:
 
     def lookup(self, category: str, name: str):
         """resources[category][/name], resolved; None when any part is missing or of the wrong type."""
-        resources = _resolve(self.resources)
+        resources = resolve(self.resources)
         if not isinstance(resources, dict):
             return None
-        group = _resolve(resources.get(category))
+        group = resolve(resources.get(category))
         if not isinstance(group, dict):
             return None
-        return _resolve(group.get("/" + name))
+        return resolve(group.get("/" + name))
 
     # ---- text positioning ---------------------------------------------------------------
 
@@ -1003,7 +994,7 @@ class _Interpreter:
             self.form_contents[key] = content   # a form drawn again on the page is decoded once
         if not content:
             return
-        form_resources = _resolve(xobject.get("/Resources"))
+        form_resources = resolve(xobject.get("/Resources"))
         matrix = _matrix(xobject.get("/Matrix")) or IDENTITY
         self.run_form(key, content, form_resources if isinstance(form_resources, dict) else self.resources,
                       matrix)
@@ -1049,7 +1040,7 @@ def _property(properties: dict, key: str):
     value = properties.get(key)
     if value is None:
         value = properties.get("/" + key)
-    return _resolve(value)
+    return resolve(value)
 
 
 def _text_property(value) -> str | None:
