@@ -25,6 +25,7 @@ from .cleanup import drop_duplicates, duplicate_limit
 from .lines import (HORIZONTAL, LINE_TOLERANCE, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
                     Segment, _merge_runs, _Run, box_height, box_height_of, text_unit, text_unit_of)
 from .model import Word
+from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
                     TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_RATIO, _WHITESPACE,
                     _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
@@ -322,7 +323,7 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             spaced = [g > typical + limit or g > cap for g in gaps]
             if not _overlong_word(texts, spaced):
                 breaks = spaced
-    if top_char >= "\u0300" or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
+    if top_char >= FIRST_COMBINING or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
         _script_breaks(texts, breaks, gaps, cap)
     mark = leading_mark(glyphs)
     if mark:
@@ -393,7 +394,7 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
         return None   # some whitespace glyph is no word space: build_words drops it first
     top_char = max(line_text)
     breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
-    if (top_char < "\u0590" and descents.count(descents[0]) == n
+    if (top_char < FIRST_RTL and descents.count(descents[0]) == n
             and dys.count(0.0) == n and min(dxs) > 0.0):
         return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
                         line_text)
@@ -432,7 +433,7 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
         line_text = "".join(texts)
         top_char = max(line_text)
-        if top_char < "\u0590" and not (_WHITESPACE.search(line_text) is not None
+        if top_char < FIRST_RTL and not (_WHITESPACE.search(line_text) is not None
                                         and _covered_space(texts, line_text, starts, ends)):
             breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char)
             return _settled(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,

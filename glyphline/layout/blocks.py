@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from ..glyph import Glyph
 from .lines import HORIZONTAL, LINE_TOLERANCE, Segment, interleaved
 from .model import Word
-from .scripts import is_rtl
+from .scripts import FIRST_RTL, is_rtl
 from .words import WORD_GAP_RATIO, build_words, leading_mark
 
 # A free strip at least this wide (in font sizes) shared by consecutive rows is a gutter.
@@ -135,7 +135,7 @@ def reading_order(segments: list[Segment], page_text: str | None = None) -> list
     `page_text`, the page's glyph texts joined, spares the right-to-left census on pages
     without a single character of a right-to-left script."""
     leaves: list[tuple[list[Segment], str, bool]] = []
-    rtl = (page_text is None or max(page_text, default="") >= "\u0590") and _right_to_left(segments)
+    rtl = (page_text is None or max(page_text, default="") >= FIRST_RTL) and _right_to_left(segments)
     _cut(segments, 0, leaves, "body", rtl)
     return [Flow(_leaf_lines(segs, rtl), role, row) for segs, role, row in leaves if segs]
 
@@ -147,7 +147,7 @@ def _right_to_left(segments: list[Segment]) -> bool:
     for seg in segments:
         for g in seg.glyphs:
             ch = g.text[0]
-            if ch >= "\u0590" and is_rtl(ch):
+            if ch >= FIRST_RTL and is_rtl(ch):
                 rtl += 1
             elif ch.isalpha():
                 other += 1

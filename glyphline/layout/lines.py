@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
+from .scripts import FIRST_SPACELESS_CJK
 
 if TYPE_CHECKING:
     from ._upright import UprightColumns
@@ -179,7 +180,7 @@ def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment
     spare per-glyph passes (no CJK, no spacing accents on most pages)."""
     if text is None:
         text = "".join([g.text for g in glyphs])
-    if text and max(text) >= "\u2e80":   # every CJK code point is at or above U+2E80
+    if text and max(text) >= FIRST_SPACELESS_CJK:   # no CJK below it: no vertical runs to restack
         glyphs = restack_vertical(glyphs)
     accents = (_SPACING_ACCENT.search(text) is not None
                and not SPACING_ACCENTS.keys().isdisjoint([g.text for g in glyphs]))
@@ -201,8 +202,8 @@ def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment
 def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
     """Turn runs of upright CJK glyphs stacked top to bottom into vertical-writing glyphs."""
     n = len(glyphs)
-    if not any(g.text >= "\u2e80" for g in glyphs):
-        return glyphs   # no CJK on the page (every CJK code point is at or above U+2E80)
+    if not any(g.text >= FIRST_SPACELESS_CJK for g in glyphs):
+        return glyphs   # no CJK on the page
     runs: list[tuple[int, int]] = []   # [i, j] inclusive, at least STACK_SHORT_GLYPHS long
     i = 0
     lo, hi = STACK_STEP_EM

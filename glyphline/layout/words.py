@@ -20,7 +20,7 @@ from ..glyph import Glyph
 from .bidi import logical_words
 from .lines import box_height, text_unit
 from .model import Word
-from .scripts import (FIRST_HANGUL, PRE_BASE_VOWEL_SIGNS, is_hangul, is_rtl, no_space_between,
+from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_SIGNS, is_hangul, is_rtl, no_space_between,
                       reorder_pre_base_vowels)
 
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
@@ -39,7 +39,7 @@ LETTER_SPACED_MIN_GAPS = 4
 # space their words count (below U+0590: Latin, Greek, Cyrillic, Armenian); any other glyph
 # ends the run (digits in comb fields, hyphens, space glyphs, CJK lines tracked as a whole).
 LETTER_SPACED_MAX_WORD = 20
-_SPACED_SCRIPTS_END = "\u0590"
+_SPACED_SCRIPTS_END = FIRST_RTL   # the spaced alphabets end where the right-to-left scripts begin
 
 # ... counting only the gaps between two letters or digits: a dot leader ("Limitations . . . 13")
 # spaces its dots a quarter em apart, which says nothing about the letters' spacing. Hangul
@@ -198,7 +198,7 @@ def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps) -> None:
         b = texts[i]
         if a.isspace() or b.isspace():
             breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
-        elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
+        elif breaks[i - 1] and (a[-1] >= FIRST_COMBINING or b[0] >= FIRST_COMBINING) and no_space_between(a, b):
             # CJK, or a cluster continuing (scripts.py), unless the gap is a table's
             breaks[i - 1] = gaps[i - 1] > (caps if type(caps) is float else caps[i - 1])
 
@@ -230,7 +230,7 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
 def words_at_breaks(glyphs: list[Glyph], breaks: list[bool], line_text: str,
                     base_rtl: bool | None = None) -> list[Word]:
     """The words of a line cut at its word breaks, in logical reading order (build_words)."""
-    if any(g.text[0] >= "\u0590" and is_rtl(g.text[0]) for g in glyphs):
+    if any(g.text[0] >= FIRST_RTL and is_rtl(g.text[0]) for g in glyphs):
         # right-to-left text is painted in visual order: UAX #9 gives the reading order
         starts_word = [False] + breaks
         words = [_word([glyphs[i] for i in indices], text)
