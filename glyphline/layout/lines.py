@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
-from .scripts import FIRST_SPACELESS_CJK
+from .scripts import FIRST_SPACELESS_CJK, is_spaceless_cjk
 
 if TYPE_CHECKING:
     from ._upright import UprightColumns
@@ -79,8 +79,9 @@ _BY_U_THEN_ORDER = itemgetter(0, 3)   # sort key of _finish's items: along the l
 HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
 
 # Some producers (Chromium) draw vertical CJK as upright horizontal glyphs stacked one below
-# the other. At least this many CJK glyphs drawn in a row, each straight below the previous
-# one (x within STACK_ALIGN_EM, y stepping by STACK_STEP_EM of a size), form a vertical line.
+# the other. At least this many CJK glyphs (scripts.is_spaceless_cjk) drawn in a row, each
+# straight below the previous one (x within STACK_ALIGN_EM, y stepping by STACK_STEP_EM of a
+# size), form a vertical line.
 STACK_MIN_GLYPHS = 3
 # On a page that has such columns, a column's last two glyphs (a short final column) count too.
 STACK_SHORT_GLYPHS = 2
@@ -215,7 +216,7 @@ def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
             if not (a.dy == 0.0 and b.dy == 0.0 and abs(b.x - a.x) <= STACK_ALIGN_EM * size
                     and lo * size <= b.y - a.y <= hi * size
                     and len(a.text) == 1 and len(b.text) == 1
-                    and _is_cjk_char(a.text) and _is_cjk_char(b.text)):
+                    and is_spaceless_cjk(a.text) and is_spaceless_cjk(b.text)):
                 break
             j += 1
         if j + 1 - i >= STACK_SHORT_GLYPHS:
@@ -228,12 +229,6 @@ def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
         for k in range(i, j + 1):
             out[k] = _upright_to_vertical(glyphs[k])
     return out
-
-
-def _is_cjk_char(ch: str) -> bool:
-    o = ord(ch)
-    return 0x2E80 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF \
-        or 0x20000 <= o <= 0x3FFFF
 
 
 def _upright_to_vertical(g: Glyph) -> Glyph:
