@@ -26,11 +26,10 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .language import detect_language
-from .scripts import no_space_at_line_break
+from .scripts import SOFT_HYPHEN, no_space_at_line_break
 from .wordlists import WordList, word_list
 
-HYPHENS = frozenset("-\u2010\u00ad")
-SOFT_HYPHEN = "\u00ad"
+HYPHENS = frozenset("-\u2010" + SOFT_HYPHEN)
 
 # Punctuation stripped from a token's edges before looking it up (quotes, brackets, stops).
 _EDGE_PUNCT = "\"'“”‘’„«»‹›()[]{}.,;:!?…*"

@@ -20,8 +20,8 @@ from ..glyph import Glyph
 from .bidi import logical_words
 from .lines import box_height, text_unit
 from .model import Word
-from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_SIGNS, is_hangul, is_rtl, no_space_between,
-                      reorder_pre_base_vowels)
+from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_SIGNS, SOFT_HYPHEN, is_hangul,
+                      is_rtl, no_space_between, reorder_pre_base_vowels)
 
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
 # 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
@@ -66,7 +66,6 @@ SPACE_COVERED_SHARE = 0.8
 # larger space from the line above over "q|ue" 16 %, "F|orm" 100 %.
 SPACE_START_INSIDE_SHARE = 0.1
 
-SOFT_HYPHEN = "\u00ad"
 
 # Any character str.isspace() accepts (the re module uses the same Unicode test).
 _WHITESPACE = re.compile(r"\s")
