@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from ..errors import BudgetExceeded
 from ..fonts.base import Font
-from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
+from ..glyph import ACTUAL_TEXT, FALLBACK_DESCENT_SHARE, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
 from ..pdfobjects import resolve
 from .env import PageEnv
@@ -27,7 +27,6 @@ from .lexer import TEXT_RUN, iter_operations
 MAX_SAVE_DEPTH = 1024           # q nesting; real files stay below ~30, deeper saves are ignored (with their Q)
 MAX_MARKED_DEPTH = 256          # BMC/BDC nesting, bounded like q
 MAX_WARNINGS = 64               # distinct warnings per page; a hostile page could name endless missing fonts
-UNKNOWN_DESCENT_EM = 0.2        # font gives no ascent/descent: a 1 em box with a typical Latin descent
 THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, whatever the font matrix
 # A glyph is kept when its box centre lies inside the visible box grown by this many ems: the
 # box (advance × ascent–descent) is wider than the ink, and a glyph the edge cuts near its
@@ -728,8 +727,8 @@ class _Interpreter:
             height = extent * fm_y * em
             descent = max(-font.descent, 0.0) * fm_y * em
         else:
-            height = em
-            descent = UNKNOWN_DESCENT_EM * em
+            height = em                              # font gives no ascent/descent: a 1 em box
+            descent = FALLBACK_DESCENT_SHARE * em
         if y_unit > 0.0:
             lift = (height * 0.5 - descent) / y_unit * (-1.0 if size < 0 else 1.0)  # box centre above baseline
             centre_x = c * lift
@@ -812,7 +811,7 @@ class _Interpreter:
             flat_descent = max(-font.descent, 0.0) * abs(fm_y) * em
         else:
             flat_height = em
-            flat_descent = UNKNOWN_DESCENT_EM * em
+            flat_descent = FALLBACK_DESCENT_SHARE * em
         flags = (self.form_flag | VERTICAL | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
                  | (TEXT_RISE if rise != 0.0 else 0))
         name = font.name

@@ -23,7 +23,8 @@ from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
 from .lines import (HORIZONTAL, LINE_TOLERANCE, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
-                    Segment, _merge_runs, _Run, box_height, box_height_of, text_unit, text_unit_of)
+                    Segment, _merge_runs, _Run, box_descent, box_height, box_height_of, text_unit,
+                    text_unit_of)
 from .model import Word
 from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
@@ -184,7 +185,7 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
     """(text unit, run size, box extent above and below the baseline) of upright glyphs."""
     h = box_height_of(height, size)
     unit = text_unit_of(height, size)
-    down = descent if 0.0 <= descent <= h else 0.2 * h
+    down = box_descent(descent, h)
     return unit, (size if size > 0 else unit), h - down, down
 
 
@@ -338,7 +339,7 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     n = len(glyphs)
     first = glyphs[0]
     h = box_height(first)
-    down = first.descent if 0.0 <= first.descent <= h else 0.2 * h
+    down = box_descent(first.descent, h)
     up = h - down
     size = first.size
     one_flag = flags.count(flags[0]) == n

@@ -30,7 +30,7 @@ from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..glyph import TEXT_RISE, VERTICAL, Glyph
+from ..glyph import FALLBACK_DESCENT_SHARE, TEXT_RISE, VERTICAL, Glyph
 from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
 from .scripts import FIRST_SPACELESS_CJK, is_spaceless_cjk
 
@@ -126,6 +126,12 @@ def box_height_of(h: float, s: float) -> float:
     if MIN_BOX_HEIGHT_EM * s <= h <= MAX_BOX_HEIGHT_EM * s:
         return h
     return s if s > 0 else max(h, 1e-3)
+
+
+def box_descent(descent: float, h: float) -> float:
+    """The part of a box of height `h` below the baseline: the glyph's descent when it lies
+    within the box, else the typical share."""
+    return descent if 0.0 <= descent <= h else FALLBACK_DESCENT_SHARE * h
 
 
 def text_unit(g: Glyph) -> float:
@@ -235,7 +241,7 @@ def _upright_to_vertical(g: Glyph) -> Glyph:
     """The same glyph as part of a top-to-bottom line: origin at its top centre."""
     h = box_height(g)
     cx = g.x + (g.end_x - g.x) / 2
-    top = g.y - (h - (g.descent if 0.0 <= g.descent <= h else 0.2 * h))
+    top = g.y - (h - box_descent(g.descent, h))
     step = g.advance if g.advance > 0 else g.size
     return Glyph(g.text, cx, top, cx, top + step, step, 0.0, 1.0, h, g.descent, g.size,
                  g.font, g.flags | VERTICAL, g.mcid)
@@ -453,7 +459,7 @@ def _segment(key: int, cos: float, sin: float, items: list) -> Segment:
             if vertical:
                 up = down = h / 2
             else:
-                down = g.descent if 0.0 <= g.descent <= h else 0.2 * h
+                down = box_descent(g.descent, h)
                 up = h - down
         if unit > best_h:
             best_h, base_v = unit, v

@@ -18,7 +18,7 @@ from itertools import compress
 
 from ..glyph import Glyph
 from .bidi import logical_words
-from .lines import box_height, text_unit
+from .lines import box_descent, box_height, text_unit
 from .model import Word
 from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_SIGNS, SOFT_HYPHEN, is_hangul,
                       is_rtl, no_space_between, reorder_pre_base_vowels)
@@ -341,7 +341,7 @@ def _word(glyphs: list[Glyph], text: str | None = None) -> Word:
         if metrics != (g.height, g.size, g.descent):
             metrics = (g.height, g.size, g.descent)
             h = box_height(g)
-            d = g.descent if 0.0 <= g.descent <= h else 0.2 * h
+            d = box_descent(g.descent, h)
         if g.dy == 0.0 and g.dx > 0.0:
             # upright horizontal text (the common case): the box is origin..end by ascent..descent
             if g.x < x0:
