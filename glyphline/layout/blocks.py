@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..glyph import Glyph
-from .lines import HORIZONTAL, LINE_TOLERANCE, Segment, interleaved
+from .lines import HORIZONTAL, LINE_TOLERANCE, Segment, group_by_baseline, interleaved
 from .model import Word
 from .scripts import FIRST_RTL, is_rtl
 from .words import WORD_GAP_RATIO, build_words, leading_mark
@@ -157,14 +157,7 @@ def _right_to_left(segments: list[Segment]) -> bool:
 def _rows(segs: list[Segment]) -> list[list[Segment]]:
     """Segments grouped by shared baseline, top to bottom (the first segment is the reference);
     baselines a fraction of a line apart (an equation's rows) make one row."""
-    rows: list[list[Segment]] = []
-    ref = None
-    for s in sorted(segs, key=lambda s: s.v):
-        if ref is not None and abs(s.v - ref.v) <= LINE_TOLERANCE * max(s.height, ref.height):
-            rows[-1].append(s)
-        else:
-            rows.append([s])
-            ref = s
+    rows = group_by_baseline(list(segs))
     if len(rows) < 2:
         return rows
     merged = [rows[0]]
@@ -389,22 +382,16 @@ def _rows_aligned(a: list[Segment], b: list[Segment]) -> bool:
     return hits >= ROW_ALIGNED_SHARE * len(small)
 
 
+def _interleaves(group: list[Segment], s: Segment) -> bool:
+    return any(interleaved(t, s) for t in group)
+
+
 def _leaf_lines(segs: list[Segment], rtl: bool = False) -> list[TextLine]:
     """Join a flow's segments that share a baseline into lines, top to bottom; rows closer
     than a line (display math, a raised footnote number) form one line in stream order.
     Segments that overlap along the line on different baselines (lines.interleaved) are two
     lines however close."""
-    by_v = sorted(segs, key=lambda s: s.v)
-    groups: list[list[Segment]] = []
-    for s in by_v:
-        if groups:
-            last = groups[-1]
-            ref = last[0]
-            if (abs(s.v - ref.v) <= LINE_TOLERANCE * max(s.height, ref.height)
-                    and not any(interleaved(t, s) for t in last)):
-                last.append(s)
-                continue
-        groups.append([s])
+    groups = group_by_baseline(list(segs), _interleaves)
     lines: list[TextLine] = []
     i = 0
     n = len(groups)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -75,6 +75,7 @@ MAX_BOX_HEIGHT_EM = 3.0
 MAX_UNIT_EM = 1.25
 
 _SPACING_ACCENT = re.compile("[" + "".join(map(re.escape, SPACING_ACCENTS)) + "]")   # one scan of a page's text
+_BASELINE = attrgetter("v")        # sort key of runs and segments across their line
 _BY_U_THEN_ORDER = itemgetter(0, 3)   # sort key of _finish's items: along the line, then stream order
 HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
 
@@ -301,6 +302,23 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     return runs
 
 
+def group_by_baseline(items: list, apart=None) -> list[list]:
+    """Runs or segments grouped by shared baseline, top to bottom: an item joins the last group
+    when its baseline lies within LINE_TOLERANCE of the group's first item (its reference, so
+    groups never chain) and, given `apart`, apart(group, item) is false. Sorts `items` by v."""
+    items.sort(key=_BASELINE)
+    groups: list[list] = []
+    ref = None
+    for item in items:
+        if (ref is not None and abs(item.v - ref.v) <= LINE_TOLERANCE * max(item.height, ref.height)
+                and (apart is None or not apart(groups[-1], item))):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+            ref = item
+    return groups
+
+
 def _merge_runs(runs: list[_Run]) -> list[_Run]:
     """Merge runs that share a baseline and touch along it.
 
@@ -310,17 +328,8 @@ def _merge_runs(runs: list[_Run]) -> list[_Run]:
     """
     if len(runs) == 1:
         return runs
-    runs.sort(key=lambda r: r.v)
-    groups: list[list[_Run]] = []
-    ref = None
-    for run in runs:
-        if ref is not None and abs(run.v - ref.v) <= LINE_TOLERANCE * max(run.height, ref.height):
-            groups[-1].append(run)
-        else:
-            groups.append([run])
-            ref = run
     merged: list[_Run] = []
-    for group in groups:
+    for group in group_by_baseline(runs):
         if len(group) > 1:
             group.sort(key=lambda r: r.u0)
         current = group[0]
