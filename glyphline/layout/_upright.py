@@ -22,13 +22,13 @@ from typing import NamedTuple
 from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
-from .lines import (HORIZONTAL, LINE_TOLERANCE, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
+from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
                     Segment, _merge_runs, _Run, box_descent, box_height, box_height_of, text_unit,
                     text_unit_of)
 from .model import Word
 from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
-                    TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_RATIO, _WHITESPACE,
+                    TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_HEIGHTS, _WHITESPACE,
                     _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
                     _word_spaces, build_words, leading_mark, words_at_breaks)
 
@@ -127,7 +127,7 @@ def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         units += [m[0]] * (b - a)
         run_sizes += [m[1]] * (b - a)
     # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
-    tol, back, gap = LINE_TOLERANCE, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
+    tol, back, gap = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
     if changes:
         cuts = [i for i, v, pv, h, ph, u, pe, size
                 in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:])
@@ -436,7 +436,7 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         top_char = max(line_text)
         if top_char < FIRST_RTL and not (_WHITESPACE.search(line_text) is not None
                                         and _covered_space(texts, line_text, starts, ends)):
-            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char)
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char)
             return _settled(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
                                            columns.end_xs, columns.fonts, columns.flags), line_text)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)

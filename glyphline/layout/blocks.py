@@ -25,10 +25,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..glyph import Glyph
-from .lines import HORIZONTAL, LINE_TOLERANCE, Segment, group_by_baseline, interleaved
+from .lines import HORIZONTAL, LINE_TOLERANCE_HEIGHTS, Segment, group_by_baseline, interleaved
 from .model import Word
 from .scripts import FIRST_RTL, is_rtl
-from .words import WORD_GAP_RATIO, build_words, leading_mark
+from .words import WORD_GAP_HEIGHTS, build_words, leading_mark
 
 # A free strip at least this wide (in font sizes) shared by consecutive rows is a gutter.
 # Column gutters are about 1 em or more (LaTeX \\columnsep is 10 pt, next to 10–12 pt text);
@@ -351,7 +351,7 @@ def _word_gaps(seg: Segment, out: list[float]) -> None:
     """Append the gaps between the words inside a segment."""
     prev_end = None
     spaced = False
-    limit = WORD_GAP_RATIO * seg.height
+    limit = WORD_GAP_HEIGHTS * seg.height
     for g, start, end in zip(seg.glyphs, seg.starts, seg.ends):
         if g.text.isspace():
             spaced = True
@@ -375,7 +375,7 @@ def _rows_aligned(a: list[Segment], b: list[Segment]) -> bool:
     baselines = sorted(s.v for s in big)
     hits = 0
     for s in small:
-        tol = LINE_TOLERANCE * s.height
+        tol = LINE_TOLERANCE_HEIGHTS * s.height
         i = bisect.bisect_left(baselines, s.v - tol)
         if i < len(baselines) and baselines[i] <= s.v + tol:
             hits += 1

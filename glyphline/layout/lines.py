@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 # Half the larger glyph box height: the normal-distance rule of HotPDF and pdf.js; raised or
 # lowered text (about 0.3–0.4 em) stays on its line, the next line (>= 1 em away) does not.
-LINE_TOLERANCE = 0.5
+LINE_TOLERANCE_HEIGHTS = 0.5
 
 # A glyph shown with a text rise (Ts), or the glyph after it, continues its stream neighbour's
 # line while their baselines are at most this many font sizes (the larger) apart: the producer
@@ -280,7 +280,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
         item = (u, end, g, index)
         flags = g.flags
         if (cur is not None and key == cur_key
-                and (abs(v - prev_v) <= LINE_TOLERANCE * (h if h > prev_h else prev_h)
+                and (abs(v - prev_v) <= LINE_TOLERANCE_HEIGHTS * (h if h > prev_h else prev_h)
                      or ((flags | prev_flags) & TEXT_RISE
                          and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size)))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
@@ -304,13 +304,13 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
 
 def group_by_baseline(items: list, apart=None) -> list[list]:
     """Runs or segments grouped by shared baseline, top to bottom: an item joins the last group
-    when its baseline lies within LINE_TOLERANCE of the group's first item (its reference, so
+    when its baseline lies within LINE_TOLERANCE_HEIGHTS of the group's first item (its reference, so
     groups never chain) and, given `apart`, apart(group, item) is false. Sorts `items` by v."""
     items.sort(key=_BASELINE)
     groups: list[list] = []
     ref = None
     for item in items:
-        if (ref is not None and abs(item.v - ref.v) <= LINE_TOLERANCE * max(item.height, ref.height)
+        if (ref is not None and abs(item.v - ref.v) <= LINE_TOLERANCE_HEIGHTS * max(item.height, ref.height)
                 and (apart is None or not apart(groups[-1], item))):
             groups[-1].append(item)
         else:

@@ -3,7 +3,7 @@
 A space goes where the gap from the furthest advance end so far (the font advance, not the
 pen, which includes Tc/Tw: ISO 32000-1 §9.4.4; a zero-advance mark ends inside its base) to
 the next glyph's origin exceeds
-WORD_GAP_RATIO × the larger of the two glyph box heights. Letter-spaced lines (every letter
+WORD_GAP_HEIGHTS × the larger of the two glyph box heights. Letter-spaced lines (every letter
 apart) measure the word gap above the line's own typical letter gap instead. Whitespace glyphs
 separate words and never add a second space, unless they take no room or are drawn over the
 letters beside them (SPACE_COVERED_SHARE); two CJK characters (or a glyph that continues an
@@ -25,7 +25,7 @@ from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_S
 
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
 # 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
-WORD_GAP_RATIO = 0.14
+WORD_GAP_HEIGHTS = 0.14
 
 # A line is letter-spaced when at least this share of its glyph gaps would be spaces
 # ("S U M M A R Y"); ordinary lines have one space per 4–7 glyphs.
@@ -102,7 +102,7 @@ def leading_mark(glyphs: list[Glyph]) -> int:
 
 
 def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
-                ratio: float = WORD_GAP_RATIO) -> list[bool]:
+                ratio: float = WORD_GAP_HEIGHTS) -> list[bool]:
     """For each glyph after the first: does a word space come before it?"""
     n = len(glyphs)
     if n < 2:
@@ -203,7 +203,7 @@ def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps) -> None:
 
 
 def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
-                ratio: float = WORD_GAP_RATIO, base_rtl: bool | None = None,
+                ratio: float = WORD_GAP_HEIGHTS, base_rtl: bool | None = None,
                 columns: list[tuple] | None = None) -> list[Word]:
     """Cut one line (glyphs sorted along it) into words, in logical reading order.
 
