@@ -24,7 +24,8 @@ from .layout.model import PageLayout
 from .limits import Limits
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
-from .output.text import PAGE_MARKER, build_vocabulary, join_across_pages, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
+from .layout.across_pages import build_vocabulary, join_across_pages
+from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
 MODES = tuple(mode.value for mode in OutputMode)
 MIN_CHARS_PER_PAGE = 12   # the rule: fewer characters per page on average means no text layer
@@ -151,8 +152,9 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
                 on_progress(done, len(numbers))
         analysed = _with_document_stats(document, analysed)
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
-        if vocabulary is not None:
-            join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
+        if vocabulary is not None:   # "en-" | "code": the word is joined on the first page
+            joined = join_across_pages([layout for layout, _, _ in analysed], vocabulary)
+            analysed = [(layout, warnings, rotation) for layout, (_, warnings, rotation) in zip(joined, analysed)]
         results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
                    for layout, warnings, rotation in analysed]
         scan = scan_report(results)

@@ -3,9 +3,9 @@
     glyphs ─► cleanup ─► lines (segments) ─► blocks (XY-cut reading order) ─► words ─► paragraphs
 
 `analyze_page` is a pure function of the glyphs and the page size (plus optional document
-statistics for pages with too few lines of their own). Dehyphenation belongs to the reflow
-output (glyphline.output.text), which sees the whole block and, across a page break, the
-next page.
+statistics for pages with too few lines of their own). What the pages say together (the
+dehyphenation vocabulary, words hyphenated across a page break) is across_pages' document-level
+pass; the reflow output joins a block's lines by the rules of layout.hyphenation.
 """
 from __future__ import annotations
 
