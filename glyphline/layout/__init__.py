@@ -10,7 +10,7 @@ pass; the reflow output joins a block's lines by the rules of layout.hyphenation
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..glyph import VERTICAL, Glyph
 from .blocks import Flow, TextLine, reading_order
@@ -207,9 +207,7 @@ def _split_flush_footnote_numbers(flows: list[Flow]) -> None:
             cut = line.glyphs[digits].x if digits < len(line.glyphs) else first.x1
             number = Word(match.group(1), first.x0, first.y0, cut, first.y1, first.size,
                           first.font, first.flags)
-            first.text = first.text[digits:]
-            first.x0 = cut
-            line.words.insert(0, number)
+            line.words[0:1] = [number, replace(first, text=first.text[digits:], x0=cut)]
             line.footnote_start = True
 
 
@@ -267,16 +265,17 @@ def _model_line(t: TextLine) -> Line:
 def _mark_running(blocks: list[Block], page_height: float) -> None:
     """Mark short one-line blocks in the top/bottom zones at the ends of the order, when
     white space sets them apart from the text (a heading at the top of the text is not one)."""
-    for block in blocks:
+    for i, block in enumerate(blocks):
         if (block.y1 <= HEADER_ZONE * page_height and _short(block)
                 and _space_below(block, blocks) > RUNNING_GAP_EM * _size(block)):
-            block.role = "header"
+            blocks[i] = replace(block, role="header")
         else:
             break
-    for block in reversed(blocks):
+    for i in range(len(blocks) - 1, -1, -1):
+        block = blocks[i]
         if (block.y0 >= (1 - FOOTER_ZONE) * page_height and _short(block)
                 and _space_above(block, blocks) > RUNNING_GAP_EM * _size(block)):
-            block.role = "footer"
+            blocks[i] = replace(block, role="footer")
         else:
             break
 

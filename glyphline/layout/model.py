@@ -1,5 +1,8 @@
 """Records the layout stages hand to the outputs: page → blocks → lines → words.
 
+Word, Line and Block are frozen once made (a stage that changes one makes a new record), so a
+renderer or a document-level pass cannot edit what another reads.
+
 All boxes are axis-aligned in viewer space (see glyphline.glyph): x0 < x1, y0 < y1, y down.
 """
 from __future__ import annotations
@@ -7,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Word:
     text: str
     x0: float
@@ -19,7 +22,7 @@ class Word:
     flags: int = 0       # union of the glyph flags (glyphline.glyph)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     words: list[Word]
     x0: float
@@ -34,7 +37,7 @@ class Line:
         return " ".join(w.text for w in self.words)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Block:
     """A paragraph, heading, list item, table row, caption, header or footer."""
 
