@@ -34,6 +34,7 @@ THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, what
 CLIP_MARGIN_EM = 0.1
 SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more across than down is a line
 _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
+_EVERYWHERE = (-math.inf, -math.inf, math.inf, math.inf)   # the clip window of a page shown unclipped
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
 MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
 # The fast paths (placement tables, show()'s level baselines, op_show_run) on; False sends every
@@ -203,7 +204,7 @@ class _Span:
     def __init__(self, text: str, mcid: int):
         self.text = text
         self.mcid = mcid
-        # the first code's (x, y, dx, dy, height, descent, size, font, flags, centre offset x, y)
+        # the first code's (x, y, its glyph fields as emit() takes them: dx … centre_y, font, flags, mcid)
         self.first = None
         self.end_x = self.end_y = self.pen_x = self.pen_y = 0.0
 
@@ -493,7 +494,6 @@ class _Interpreter:
             self.show(items)
             return
         placements, code_bytes, rise_x, rise_y = setup.placements, setup.code_bytes, setup.rise_x, setup.rise_y
-        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
         strings = items[::2]
         if placements is None or set(map(len, strings)) != {code_bytes}:
             self.show(items)
@@ -504,29 +504,24 @@ class _Interpreter:
         budget = self.budget
         budget.charge_operators(len(items))          # a Tj and a Td per pair
         budget.charge_glyphs(len(strings))
-        clip = self.clip
-        if clip is not None:
-            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
-        out_append = self.out.append
-        new = _new_glyph
+        placed = []                                  # the glyphs shown, for emit()
+        place_glyph = placed.append
         undecodable = 0
         te, tf = self.tlm[4:]                        # the line origin each Td moves
         joined = b"".join(strings)
         codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
-        for code, (move_x, move_y) in zip(codes, items[1::2]):
-            text, width_x, width_y, _, _, _, advance = placements[code]
-            if text:
-                end_x = x + width_x
-                end_y = y + width_y
-                if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                    and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                    out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                           height, descent, em, name, flags, mcid)))
-            elif text is None:   # "" is a glyph without text of its own: not undecodable
-                undecodable += 1
-            te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
-            x = te * ca + tf * cc + ce + rise_x
-            y = te * cb + tf * cd + cf + rise_y
+        try:
+            for code, (move_x, move_y) in zip(codes, items[1::2]):
+                text, width_x, width_y, _, _, _, advance = placements[code]
+                if text:
+                    place_glyph((text, x, y, x + width_x, y + width_y, advance))
+                elif text is None:   # "" is a glyph without text of its own: not undecodable
+                    undecodable += 1
+                te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                x = te * ca + tf * cc + ce + rise_x
+                y = te * cb + tf * cd + cf + rise_y
+        finally:
+            self.emit(placed, setup[_GLYPH])
         self.tm = (ta, tb, tc, td, te + 0.0 * ta, tf + 0.0 * tb)   # as show() leaves it after a Td
         self.tlm = (ta, tb, tc, td, te, tf)
         if undecodable:
@@ -568,13 +563,11 @@ class _Interpreter:
         """Show the strings of a Tj, a TJ array or a lexer text run: a number between strings
         moves the pen (TJ), a (tx, ty) pair starts a new line (the Td of a text run).
 
-        Where a horizontal glyph is made and clipped (its box centre inside the clip grown by
-        CLIP_MARGIN_EM), but for Skia's one-code runs (op_show_run). A string is read through
-        the font's placement table when it has one (FAST_PATHS), else decoded and placed char
-        by char. On a level baseline (Tm × CTM has no shear b, no Td) the pen's y never
-        changes: it is tested against the clip once, and text wholly read through the table is
-        charged up front; any other text string by string, so the glyphs of the strings before
-        a budget runs out stay."""
+        A string is read through the font's placement table when it has one (FAST_PATHS), else
+        decoded and placed char by char; the glyphs shown go to emit(). On a level baseline
+        (Tm × CTM has no shear b, no Td) the pen's y never changes, and text wholly read through
+        the table is charged up front; any other text string by string, so the glyphs of the
+        strings before a budget runs out stay."""
         setup = self._horizontal_setup()
         if setup is None:
             font = self.font
@@ -584,7 +577,7 @@ class _Interpreter:
                 self.show_vertical(font, items)
             return
         a, b, scale, rise_x, rise_y = setup[:_GLYPH.start]
-        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
+        fields = setup[_GLYPH]
         state, decode, placements, code_bytes = setup[_GLYPH.stop:]
         ta, tb, tc, td, te, tf = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
@@ -599,69 +592,63 @@ class _Interpreter:
             charged = code_bytes == 1 or not any([len(string) & 1 for string in strings])
             if charged:
                 budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
-        clip = self.clip
-        if clip is not None:
-            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
-            level_inside = level and y0 <= (y + y) * 0.5 + centre_y <= y1
-        out_append = self.out.append
+        placed = []                                  # the glyphs shown, for emit()
+        place_glyph = placed.append
         charge_glyphs = budget.charge_glyphs
         charge_operators = budget.charge_operators
         place = self.place
-        new = _new_glyph
         undecodable = 0
         pen = 0.0                                    # the same pen along text-space x, for Tm
         line = None                                  # set once a Td of a text run moved the line
-        for item in items:
-            if item.__class__ is not bytes:
-                if item.__class__ is int or item.__class__ is float:
-                    shift = -item * THOUSANDTH * scale
-                    pen += shift
-                    x += shift * a
+        try:
+            for item in items:
+                if item.__class__ is not bytes:
+                    if item.__class__ is int or item.__class__ is float:
+                        shift = -item * THOUSANDTH * scale
+                        pen += shift
+                        x += shift * a
+                        if not level:
+                            y += shift * b
+                    elif item.__class__ is tuple:    # Td inside a text run: a new line origin
+                        if not charged:
+                            charge_operators(2)      # the run's Tj and Td count as operators
+                        if line is None:
+                            te, tf = self.tlm[4:]
+                        move_x, move_y = item
+                        te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                        line = True
+                        pen = 0.0
+                        x = te * ca + tf * cc + ce + rise_x
+                        y = te * cb + tf * cd + cf + rise_y
+                    continue
+                if placements is not None and (code_bytes == 1 or not len(item) & 1):
+                    # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
+                    table = placements
+                    codes = item if code_bytes == 1 else _codes(item, 2)
+                else:
+                    table = [place(state, char) for char in decode(item)]
+                    codes = range(len(table))
+                if not charged:
+                    charge_glyphs(len(codes))
+                for code in codes:
+                    text, width_x, width_y, move, move_x, move_y, advance = table[code]
+                    if span is not None:             # inside /ActualText: only where the span lies
+                        if span.first is None:
+                            span.first = (x, y, fields)
+                        span.end_x = x + width_x
+                        span.end_y = y + width_y
+                        span.pen_x = x + move_x
+                        span.pen_y = y + move_y
+                    elif text:
+                        place_glyph((text, x, y, x + width_x, y if level else y + width_y, advance))
+                    elif text is None:   # "" is a glyph without text of its own: not undecodable
+                        undecodable += 1
+                    pen += move
+                    x += move_x
                     if not level:
-                        y += shift * b
-                elif item.__class__ is tuple:        # Td inside a text run: a new line origin
-                    if not charged:
-                        charge_operators(2)          # the run's Tj and Td count as operators
-                    if line is None:
-                        te, tf = self.tlm[4:]
-                    move_x, move_y = item
-                    te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
-                    line = True
-                    pen = 0.0
-                    x = te * ca + tf * cc + ce + rise_x
-                    y = te * cb + tf * cd + cf + rise_y
-                continue
-            if placements is not None and (code_bytes == 1 or not len(item) & 1):
-                # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
-                table = placements
-                codes = item if code_bytes == 1 else _codes(item, 2)
-            else:
-                table = [place(state, char) for char in decode(item)]
-                codes = range(len(table))
-            if not charged:
-                charge_glyphs(len(codes))
-            for code in codes:
-                text, width_x, width_y, move, move_x, move_y, advance = table[code]
-                if span is not None:                 # inside /ActualText: only where the span lies
-                    if span.first is None:
-                        span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
-                    span.end_x = x + width_x
-                    span.end_y = y + width_y
-                    span.pen_x = x + move_x
-                    span.pen_y = y + move_y
-                elif text:
-                    end_x = x + width_x
-                    end_y = y if level else y + width_y
-                    if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                        and (level_inside or y0 <= (y + end_y) * 0.5 + centre_y <= y1)):
-                        out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                               height, descent, em, name, flags, mcid)))
-                elif text is None:   # "" is a glyph without text of its own: not undecodable
-                    undecodable += 1
-                pen += move
-                x += move_x
-                if not level:
-                    y += move_y
+                        y += move_y
+        finally:
+            self.emit(placed, fields)
         self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
         if line is not None:
             self.tlm = (ta, tb, tc, td, te, tf)
@@ -817,8 +804,6 @@ class _Interpreter:
         name = font.name
         mcid = self.mcid
         span = self.span
-        clip = self.clip if self.clip is None else _grown(self.clip, CLIP_MARGIN_EM * em)
-        out_append = self.out.append
         charge_glyphs = self.budget.charge_glyphs
         undecodable = 0
         pen = 0.0                                    # pen position along text-space y
@@ -855,11 +840,10 @@ class _Interpreter:
                 shift = char.position_x * fm_x * abs(size) * x_unit
                 descent = shift if shift > 0.0 else height * 0.5
                 lift = height * 0.5 - descent
-                centre_x = across_x * lift
-                centre_y = across_y * lift
+                fields = (dx, dy, height, descent, em, across_x * lift, across_y * lift, name, flags, mcid)
                 if span is not None:
                     if span.first is None:
-                        span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
+                        span.first = (x, y, fields)
                     span.end_x = end_x
                     span.end_y = end_y
                     span.pen_x = x + move * c
@@ -867,11 +851,9 @@ class _Interpreter:
                     pen += move
                     continue
                 pen += move
-                if clip is not None and not _inside(clip, (x + end_x) * 0.5 + centre_x, (y + end_y) * 0.5 + centre_y):
+                if not self.emit([(text, x, y, end_x, end_y, move * advance_unit)], fields):
                     continue
-                glyph = Glyph(text, x, y, end_x, end_y, move * advance_unit, dx, dy,
-                              height, descent, em, name, flags, mcid)
-                out_append(glyph)
+                glyph = self.out[-1]
                 # the same glyph read as horizontal text, for producers that place vertical-font
                 # glyphs one by one along a line (see straighten_vertical_runs)
                 width = char.width * fm_x * across_scale
@@ -940,15 +922,30 @@ class _Interpreter:
         """One glyph for an ActualText span, from its first code's origin to its last code's end."""
         if span.first is None or not span.text:
             return
-        x, y, dx, dy, height, descent, size, name, flags, centre_x, centre_y = span.first
+        x, y, fields = span.first
+        dx, dy = fields[:2]
         advance = (span.pen_x - x) * dx + (span.pen_y - y) * dy
-        if self.clip is not None and not _inside(_grown(self.clip, CLIP_MARGIN_EM * size),
-                                                 (x + span.end_x) * 0.5 + centre_x,
-                                                 (y + span.end_y) * 0.5 + centre_y):
-            return
-        self.budget.charge_glyphs(1)
-        self.out.append(Glyph(span.text, x, y, span.end_x, span.end_y, advance, dx, dy, height,
-                              descent, size, name, flags | ACTUAL_TEXT, span.mcid))
+        self.budget.charge_glyphs(1)    # like any shown glyph: charged whether the clip keeps it or not
+        self.emit([(span.text, x, y, span.end_x, span.end_y, advance)],
+                  fields[:8] + (fields[8] | ACTUAL_TEXT, span.mcid))
+
+    def emit(self, placed: list, fields: tuple) -> int:
+        """Where every glyph is made and clipped, however its text was shown: each (text, x, y,
+        end_x, end_y, advance) of `placed`, with the fields its string shares (dx, dy, height,
+        descent, em, centre_x, centre_y, font, flags, mcid: TextSetup[_GLYPH]), becomes a Glyph
+        when its box centre lies inside the clip grown by CLIP_MARGIN_EM. Returns how many."""
+        if not placed:
+            return 0
+        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = fields
+        x0, y0, x1, y1 = _EVERYWHERE if self.clip is None else _grown(self.clip, CLIP_MARGIN_EM * em)
+        out = self.out
+        kept = len(out)
+        append = out.append
+        new = _new_glyph
+        for text, x, y, end_x, end_y, advance in placed:
+            if x0 <= (x + end_x) * 0.5 + centre_x <= x1 and y0 <= (y + end_y) * 0.5 + centre_y <= y1:
+                append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy, height, descent, em, name, flags, mcid)))
+        return len(out) - kept
 
     # ---- XObjects -----------------------------------------------------------------------
 
@@ -1028,10 +1025,6 @@ class _Interpreter:
 def _grown(clip: tuple, margin: float) -> tuple:
     """The clip box grown by `margin` on every side (the glyph-size tolerance of CLIP_MARGIN_EM)."""
     return clip[0] - margin, clip[1] - margin, clip[2] + margin, clip[3] + margin
-
-
-def _inside(clip: tuple, x: float, y: float) -> bool:
-    return clip[0] <= x <= clip[2] and clip[1] <= y <= clip[3]
 
 
 def _property(properties: dict, key: str):
