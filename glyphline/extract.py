@@ -263,14 +263,15 @@ def _analyse_page(document: Document, number: int, doc_stats=None) -> tuple[Page
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
     facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs}
+    failure = []
     try:
         layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts)
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise
         layout = fallback_layout(glyphs, page.width, page.height, number, **facts)
-        layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
-    warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
+        failure.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
+    warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings] + failure
     return layout, warnings, page.rotation
 
 
