@@ -648,7 +648,7 @@ class _Interpreter:
                     if not level:
                         y += move_y
         finally:
-            self.emit(placed, fields)
+            self.emit(placed, fields, level)
         self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
         if line is not None:
             self.tlm = (ta, tb, tc, td, te, tf)
@@ -929,23 +929,27 @@ class _Interpreter:
         self.emit([(span.text, x, y, span.end_x, span.end_y, advance)],
                   fields[:8] + (fields[8] | ACTUAL_TEXT, span.mcid))
 
-    def emit(self, placed: list, fields: tuple) -> int:
+    def emit(self, placed: list, fields: tuple, level: bool = False) -> int:
         """Where every glyph is made and clipped, however its text was shown: each (text, x, y,
         end_x, end_y, advance) of `placed`, with the fields its string shares (dx, dy, height,
         descent, em, centre_x, centre_y, font, flags, mcid: TextSetup[_GLYPH]), becomes a Glyph
-        when its box centre lies inside the clip grown by CLIP_MARGIN_EM. Returns how many."""
+        when its box centre lies inside the clip grown by CLIP_MARGIN_EM. `level`: every glyph
+        has y == end_y == the first's, so y is tested once. Returns how many were kept."""
         if not placed:
             return 0
-        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = fields
-        x0, y0, x1, y1 = _EVERYWHERE if self.clip is None else _grown(self.clip, CLIP_MARGIN_EM * em)
-        out = self.out
-        kept = len(out)
-        append = out.append
+        centre_x, centre_y = fields[5:7]
+        shared = fields[:5] + fields[7:]             # the Glyph fields after advance
+        x0, y0, x1, y1 = _EVERYWHERE if self.clip is None else _grown(self.clip, CLIP_MARGIN_EM * fields[4])
         new = _new_glyph
-        for text, x, y, end_x, end_y, advance in placed:
-            if x0 <= (x + end_x) * 0.5 + centre_x <= x1 and y0 <= (y + end_y) * 0.5 + centre_y <= y1:
-                append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy, height, descent, em, name, flags, mcid)))
-        return len(out) - kept
+        if level:
+            if not y0 <= placed[0][2] + centre_y <= y1:
+                return 0
+            kept = [new(Glyph, p + shared) for p in placed if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1]
+        else:
+            kept = [new(Glyph, p + shared) for p in placed
+                    if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1 and y0 <= (p[2] + p[4]) * 0.5 + centre_y <= y1]
+        self.out.extend(kept)
+        return len(kept)
 
     # ---- XObjects -----------------------------------------------------------------------
 

@@ -207,7 +207,7 @@ def _split_flush_footnote_numbers(flows: list[Flow]) -> None:
             cut = line.glyphs[digits].x if digits < len(line.glyphs) else first.x1
             number = Word(match.group(1), first.x0, first.y0, cut, first.y1, first.size,
                           first.font, first.flags)
-            line.words[0:1] = [number, replace(first, text=first.text[digits:], x0=cut)]
+            line.words[0:1] = [number, first._replace(text=first.text[digits:], x0=cut)]
             line.footnote_start = True
 
 

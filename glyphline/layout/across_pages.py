@@ -47,7 +47,7 @@ def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) 
         head = head_line.words[0]
         if not ends_with_break_hyphen(tail.text) or not head.text[:1].isalnum():
             continue
-        joined = replace(tail, text=join_broken(tail.text, head.text, vocabulary))
+        joined = tail._replace(text=join_broken(tail.text, head.text, vocabulary))
         out[i] = _with_line(page, last, -1, replace(tail_line, words=tail_line.words[:-1] + [joined]))
         out[i + 1] = _with_line(following, first, 0,
                                 replace(head_line, words=head_line.words[1:]) if len(head_line.words) > 1 else None)

@@ -1,6 +1,6 @@
 """Records the layout stages hand to the outputs: page → blocks → lines → words.
 
-Word, Line and Block are frozen once made (a stage that changes one makes a new record), so a
+Word, Line and Block are immutable once made (a stage that changes one makes a new record), so a
 renderer or a document-level pass cannot edit what another reads.
 
 All boxes are axis-aligned in viewer space (see glyphline.glyph): x0 < x1, y0 < y1, y down.
@@ -8,10 +8,13 @@ All boxes are axis-aligned in viewer space (see glyphline.glyph): x0 < x1, y0 < 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(NamedTuple):
+    """A NamedTuple like Glyph: a book makes ~250 per page, and a frozen dataclass's __init__
+    costs ~4 µs more per record (15 % of a whole extraction). Change one with _replace()."""
+
     text: str
     x0: float
     y0: float

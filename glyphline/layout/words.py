@@ -14,7 +14,6 @@ Arabic, painted in visual order, are put back into logical order by UAX #9 (bidi
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from itertools import compress
 
 from ..glyph import Glyph
@@ -320,7 +319,7 @@ def _soft_hyphens(words: list[Word]) -> None:
         if SOFT_HYPHEN in w.text:
             # a soft hyphen is only visible (and only matters) at the end of the line
             body = w.text.rstrip(SOFT_HYPHEN).replace(SOFT_HYPHEN, "")
-            words[i] = replace(w, text=body + SOFT_HYPHEN if (i == last and w.text.endswith(SOFT_HYPHEN) and body)
+            words[i] = w._replace(text=body + SOFT_HYPHEN if (i == last and w.text.endswith(SOFT_HYPHEN) and body)
                                else body)
 
 
