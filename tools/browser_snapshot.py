@@ -48,11 +48,11 @@ import { loadPyodide } from "./site/pyodide/pyodide.mjs";
 import aesjs from "./site/vendor/aes-js.mjs";
 import { bootForSnapshot, exposeAes } from "./site/worker/engine_setup.mjs";  // the app worker's boot sequence
 exposeAes(aesjs);
-const bytes = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+const fetchBytes = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 self.onmessage = async ({ data: { wheels, preimport } }) => {
   try {
     const indexURL = new URL("./site/pyodide/", import.meta.url).href;
-    const files = await Promise.all(wheels.map((name) => bytes(`./site/wheels/${name}`)));
+    const files = await Promise.all(wheels.map((name) => fetchBytes(`./site/wheels/${name}`)));
     const appSource = await (await fetch("./site/app.py")).text();
     const pyodide = await bootForSnapshot(loadPyodide, indexURL, files, appSource, preimport);
     const raw = pyodide.makeMemorySnapshot();
