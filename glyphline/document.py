@@ -24,6 +24,7 @@ from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
 from .fonts.style import FontStyle
 from .glyph import Glyph
 from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
+from .pdfobjects import resolve
 
 DEFAULT_MEDIA_BOX = (0.0, 0.0, 612.0, 792.0)  # US Letter: what viewers assume when /MediaBox is missing
 HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PDF- within the first KiB
@@ -105,18 +106,8 @@ def _pypdf_limits(limits: Limits, remaining: int | None = None):
     )
 
 
-def _resolve(obj: Any) -> Any:
-    """Follows indirect references; a dangling one is None, like a missing key."""
-    try:
-        while obj is not None and hasattr(obj, "get_object") and type(obj).__name__ == "IndirectObject":
-            obj = obj.get_object()
-        return obj
-    except Exception:
-        return None
-
-
 def _number(obj: Any, default: float) -> float:
-    obj = _resolve(obj)
+    obj = resolve(obj)
     try:
         value = float(obj)
     except (TypeError, ValueError):
@@ -125,7 +116,7 @@ def _number(obj: Any, default: float) -> float:
 
 
 def _rectangle(obj: Any) -> tuple[float, float, float, float] | None:
-    obj = _resolve(obj)
+    obj = resolve(obj)
     if not isinstance(obj, (list, tuple)) or len(obj) != 4:
         return None
     values = [_number(v, float("nan")) for v in obj]
@@ -184,7 +175,7 @@ def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
             raise DamagedPDF("the page tree has a cycle (a /Kids entry points back to an ancestor)")
         if depth > limits.page_tree_depth:
             raise DamagedPDF(f"the page tree is deeper than {limits.page_tree_depth} levels")
-        node = _resolve(node_ref)
+        node = resolve(node_ref)
         if not hasattr(node, "get"):
             continue  # null or junk in /Kids: skipped like viewers do
         attrs = dict(inherited)
@@ -192,8 +183,8 @@ def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
             value = node.get(name)
             if value is not None:
                 attrs[name] = value
-        kids = _resolve(node.get("/Kids"))
-        node_type = _resolve(node.get("/Type"))
+        kids = resolve(node.get("/Kids"))
+        node_type = resolve(node.get("/Type"))
         if node_type == "/Page" or not isinstance(kids, list):
             if node_type == "/Pages" and not isinstance(kids, list):
                 continue  # an empty intermediate node
@@ -358,13 +349,13 @@ class Document:
         try:
             with _collect_pypdf_warnings(self.warnings):
                 info = self._reader.metadata or {}
-                return {str(k).lstrip("/"): str(_resolve(v)) for k, v in info.items() if _resolve(v) is not None}
+                return {str(k).lstrip("/"): str(resolve(v)) for k, v in info.items() if resolve(v) is not None}
         except Exception:
             return {}
 
     def _read_stream(self, stream) -> bytes:
         """Decoded bytes of a stream, within the per-stream and per-document byte budgets."""
-        stream = _resolve(stream)
+        stream = resolve(stream)
         if stream is None or not hasattr(stream, "get_data"):
             return b""
         from pypdf.errors import LimitReachedError
@@ -392,7 +383,7 @@ class Document:
         return data
 
     def _content_bytes(self, page: Page, env: PageEnv) -> bytes:
-        contents = _resolve(page._record.obj.get("/Contents"))
+        contents = resolve(page._record.obj.get("/Contents"))
         segments = contents if isinstance(contents, list) else [contents]
         parts = []
         for index, segment in enumerate(segments):
@@ -442,7 +433,7 @@ class Document:
             source_input = PageInput(
                 number=page.number, obj=page._record.obj, matrix=viewer_matrix(page.box, page.rotation), env=env,
                 content=lambda: self._content_bytes(page, env),
-                resources=lambda: _resolve(page._record.attrs.get("/Resources")), acroform=self._form,
+                resources=lambda: resolve(page._record.attrs.get("/Resources")), acroform=self._form,
                 ocr=self.ocr,
             )
             for source in self.sources:   # each isolated: a failure in one does not cost the others
@@ -483,7 +474,7 @@ class Document:
             from .content.optional import OptionalContent
 
             try:
-                root = _resolve(self._reader.trailer.get("/Root"))
+                root = resolve(self._reader.trailer.get("/Root"))
                 layers = OptionalContent(root.get("/OCProperties")) if hasattr(root, "get") else None
             except BudgetExceeded:
                 raise
@@ -500,7 +491,7 @@ class Document:
 
             try:
                 with _collect_pypdf_warnings(self.warnings):
-                    root = _resolve(self._reader.trailer.get("/Root"))
+                    root = resolve(self._reader.trailer.get("/Root"))
                     structure = read_structure(root, [record.obj for record in self._records])
             except Exception as exc:  # the tags are a help to ordering, never a reason to fail
                 structure = None
@@ -514,8 +505,8 @@ class Document:
         """The catalog's /AcroForm (None when absent or unreadable), read once."""
         if self._acroform is None:
             try:
-                root = _resolve(self._reader.trailer.get("/Root"))
-                self._acroform = (_resolve(root.get("/AcroForm")) if hasattr(root, "get") else None,)
+                root = resolve(self._reader.trailer.get("/Root"))
+                self._acroform = (resolve(root.get("/AcroForm")) if hasattr(root, "get") else None,)
             except Exception:
                 self._acroform = (None,)
         return self._acroform[0]
@@ -571,7 +562,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
             raise DamagedPDF(f"the PDF cannot be read: {short_error(exc)}") from exc
         _decrypt(reader, password, DependencyError, FileNotDecryptedError)
         try:
-            root = _resolve(reader.trailer.get("/Root"))
+            root = resolve(reader.trailer.get("/Root"))
             pages_root = root.get("/Pages") if hasattr(root, "get") else None
             records = _walk_page_tree(pages_root, limits)
         except DamagedPDF as exc:

@@ -12,7 +12,7 @@ between pages. No threads or processes here: the browser worker runs this same c
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 from .content.ocr import OcrEngine, attach_confidence, image_key
@@ -28,7 +28,8 @@ from .limits import Limits
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
-from .output.text import PAGE_MARKER, build_vocabulary, join_across_pages, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
+from .layout.across_pages import build_vocabulary, join_across_pages
+from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
 MODES = tuple(mode.value for mode in OutputMode)
 MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
@@ -177,8 +178,9 @@ def finish_document(document: Document, analysed: list[tuple[PageLayout, list[st
     with fewer_collections():
         analysed = _with_document_stats(document, analysed, options.order)
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
-        if vocabulary is not None:
-            join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
+        if vocabulary is not None:   # "en-" | "code": the word is joined on the first page
+            joined = join_across_pages([layout for layout, _, _ in analysed], vocabulary)
+            analysed = [(layout, warnings, rotation) for layout, (_, warnings, rotation) in zip(joined, analysed)]
         if render.structured:
             _mark_structure(analysed, [layout for layout, _, _ in analysed])
         results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
@@ -334,6 +336,7 @@ def _analyse_page(document: Document, number: int, doc_stats=None,
              "font_styles": page.font_styles, "links": page.links}
     structure = document.structure if order != "geometry" else None
     tags = structure.page(number - 1) if structure is not None else None
+    failure = []
     try:
         layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, order=order)
         if structure is not None:
@@ -343,11 +346,11 @@ def _analyse_page(document: Document, number: int, doc_stats=None,
             raise
         layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage,
                                  unmapped_glyphs=page.unmapped_glyphs)
-        layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
+        failure.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
     if page.ocr is not None:
         layout.ocr = page.ocr
         attach_confidence(layout, page.ocr)
-    warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
+    warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings] + failure
     return layout, warnings, page.rotation
 
 
@@ -390,8 +393,7 @@ def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence:
         except Exception as exc:
             if _debugging():
                 raise
-            for block in layout.blocks:
-                block.kind, block.level, block.marker = "paragraph", 0, ""
+            layout.blocks = [replace(block, kind="paragraph", level=0, marker="") for block in layout.blocks]
             warnings.append(f"page {layout.number}: its structure could not be found ({short_error(exc)}); "
                             "its blocks are given as paragraphs")
 

@@ -18,6 +18,9 @@ TEXT_RISE = 16      # shown with a text rise (Ts ≠ 0): raised or lowered off i
 ANNOTATION = 32     # drawn by an annotation's appearance (form field, FreeText, stamp), not the page content
 OCR = 64            # read by OCR off a scanned image (glyphline.content.ocr), not drawn as text
 
+# share of a glyph box below the baseline when the font gives no usable descent (a typical Latin face)
+FALLBACK_DESCENT_SHARE = 0.2
+
 
 class Glyph(NamedTuple):
     """Immutable; a NamedTuple because the interpreter makes one per character (5× cheaper than a frozen dataclass)."""

@@ -20,6 +20,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from typing import Any, Callable
+from .pdfobjects import resolve
 
 POINTS_PER_INCH = 72.0
 MIN_DPI = 20.0          # below this an image placed on a page is an icon, not something to read
@@ -40,17 +41,9 @@ class PageImage:
     dpi: float           # pixels per inch as the image is placed on the page (across its rows)
 
 
-def _resolve(obj: Any) -> Any:
-    try:
-        while obj is not None and type(obj).__name__ == "IndirectObject":
-            obj = obj.get_object()
-        return obj
-    except Exception:
-        return None
-
 
 def _int(obj: Any, default: int) -> int:
-    obj = _resolve(obj)
+    obj = resolve(obj)
     try:
         return int(obj)
     except (TypeError, ValueError):
@@ -59,15 +52,15 @@ def _int(obj: Any, default: int) -> int:
 
 def _true(obj: Any) -> bool:
     """A PDF boolean (pypdf's BooleanObject(False) is truthy as an object)."""
-    obj = _resolve(obj)
+    obj = resolve(obj)
     return obj is True or getattr(obj, "value", None) is True
 
 
 def _as_list(obj: Any) -> list:
-    obj = _resolve(obj)
+    obj = resolve(obj)
     if obj is None:
         return []
-    return [_resolve(v) for v in obj] if isinstance(obj, list) else [obj]
+    return [resolve(v) for v in obj] if isinstance(obj, list) else [obj]
 
 
 def placed_dpi(width: int, height: int, matrix: tuple) -> float:
@@ -216,15 +209,15 @@ def _inverted(xobject: Any) -> bool:
 
 def _colour_space(xobject: Any) -> tuple[str, int, Any]:
     """(kind, components, palette) with kind gray | rgb | cmyk | indexed | ink (one ink: 1 = dark)."""
-    space = _resolve(xobject.get("/ColorSpace"))
+    space = resolve(xobject.get("/ColorSpace"))
     if isinstance(space, list) and space:
-        name = str(_resolve(space[0]))
+        name = str(resolve(space[0]))
         if name in ("/Indexed", "/I") and len(space) >= 4:
             base_kind, base_n, _ = _colour_space({"/ColorSpace": space[1]})
-            lookup = _resolve(space[3])
+            lookup = resolve(space[3])
             return "indexed", 1, (base_kind, base_n, _palette(lookup))
         if name == "/ICCBased" and len(space) >= 2:
-            n = _int(_resolve(space[1]).get("/N"), 3) if hasattr(_resolve(space[1]), "get") else 3
+            n = _int(resolve(space[1]).get("/N"), 3) if hasattr(resolve(space[1]), "get") else 3
             return {1: "gray", 3: "rgb", 4: "cmyk"}.get(n, "rgb"), n, None
         if name in ("/Separation", "/DeviceN"):
             names = _as_list(space[1])

@@ -1,12 +1,44 @@
-"""Synchronous GET of one of the site's own files from inside Pyodide (a Web Worker).
+"""Engine data loaded on first use (predefined CMaps, word lists), and the browser's way to
+fetch it: a synchronous GET of one of the site's own files from inside Pyodide (a Web Worker).
 
-The engine is synchronous, so data it loads lazily in the browser (predefined CMaps, word lists)
-is fetched with a synchronous XMLHttpRequest, which workers allow; the service worker caches
-the file once fetched. Outside Pyodide there is no `js` module and every call gives None.
+The engine is synchronous, so data it loads lazily in the browser is fetched with a synchronous
+XMLHttpRequest, which workers allow; the service worker caches the file once fetched. Outside
+Pyodide there is no `js` module and every GET gives None.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
+
+Loader = Callable[[str], "bytes | None"]
+
+
+class LazyData:
+    """name → parsed data, read through a replaceable loader on first use and kept (None too).
+
+    A loader is outside code (file system, network): its failure reads as missing data."""
+
+    def __init__(self, loader: Loader):
+        self.loader = loader
+        self.cache: dict[str, Any] = {}
+
+    def set_loader(self, loader: Loader) -> None:
+        self.loader = loader
+        self.cache.clear()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.cache
+
+    def get(self, name: str, parse: Callable[[bytes], Any]) -> Any:
+        """The cached value of `name`, else parse(the loader's bytes), None when there are none."""
+        if name in self.cache:
+            return self.cache[name]
+        try:
+            data = self.loader(name)
+        except Exception:   # a loader is outside code (network, file system): never fatal here
+            data = None
+        value = parse(data) if data else None
+        self.cache[name] = value
+        return value
 
 
 def site_loader(base_url: str, suffix: str) -> Callable[[str], bytes | None]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
+from .pdfobjects import resolve
 
 MAX_STRUCT_NODES = 500_000     # elements + content items read from one tree (a 1,000-page book has ~10⁵)
 MAX_STRUCT_DEPTH = 200         # nesting of structure elements (real trees are < 30 deep)
@@ -69,7 +70,7 @@ class _TreeTooLarge(Exception):
 def read_structure(root: Any, pages: list) -> Structure | None:
     """The structure tree of the catalog `root`, or None when the document is not tagged.
     `pages` are the page dictionaries in document order."""
-    tree = _resolve(_get(root, "/StructTreeRoot"))
+    tree = resolve(_get(root, "/StructTreeRoot"))
     if not _is_dict(tree):
         return None
     reader = _TreeReader(tree, pages)
@@ -88,7 +89,7 @@ class _TreeReader:
         self.pages = pages
         self.page_keys = {_object_key(page): index for index, page in enumerate(pages)}
         self.element_tags: dict[Any, Tag] = {}     # element key → the Tag of its spans (for the ParentTree)
-        self.role_map = _resolve(_get(tree, "/RoleMap"))
+        self.role_map = resolve(_get(tree, "/RoleMap"))
         self.tree = tree
         self.structure = Structure()
         self.nodes = 0
@@ -106,15 +107,15 @@ class _TreeReader:
             if self.nodes > MAX_STRUCT_NODES:
                 raise _TreeTooLarge(f"more than {MAX_STRUCT_NODES} nodes")
             key = _object_key(node)
-            node = _resolve(node)
+            node = resolve(node)
             if isinstance(node, int) and not isinstance(node, bool):
                 self._mark(page, node, named)
                 continue
             if not _is_dict(node):
                 continue
-            kind = _resolve(_get(node, "/Type"))
+            kind = resolve(_get(node, "/Type"))
             if kind == "/MCR":
-                mcid = _resolve(_get(node, "/MCID"))
+                mcid = resolve(_get(node, "/MCID"))
                 if _get(node, "/Stm") is None and isinstance(mcid, int):   # /Stm: a form's own MCIDs (not read)
                     self._mark(self._page_of(node, page), mcid, named)
                 continue
@@ -126,7 +127,7 @@ class _TreeReader:
                 seen.add(key)
             if len(path) >= MAX_STRUCT_DEPTH:
                 raise _TreeTooLarge(f"it is deeper than {MAX_STRUCT_DEPTH} levels")
-            role = self._standard_role(_resolve(_get(node, "/S")))
+            role = self._standard_role(resolve(_get(node, "/S")))
             if role == "Artifact":
                 continue
             page = self._page_of(node, page)
@@ -170,7 +171,7 @@ class _TreeReader:
         for _ in range(MAX_ROLE_MAP_STEPS):
             if role in STANDARD_ROLES or not _is_dict(self.role_map):
                 break
-            mapped = _resolve(_get(self.role_map, "/" + role))
+            mapped = resolve(_get(self.role_map, "/" + role))
             if mapped is None:
                 break
             role = str(mapped).lstrip("/")
@@ -178,9 +179,9 @@ class _TreeReader:
 
     def _place_by_parent_tree(self) -> None:
         """MCIDs of elements without /Pg: the /ParentTree lists, per page, each MCID's element."""
-        parent_tree = _number_tree(_resolve(_get(self.tree, "/ParentTree")))
+        parent_tree = _number_tree(resolve(_get(self.tree, "/ParentTree")))
         for index, page_obj in enumerate(self.pages):
-            parents = _resolve(parent_tree.get(_resolve(_get(page_obj, "/StructParents"))))
+            parents = resolve(parent_tree.get(resolve(_get(page_obj, "/StructParents"))))
             if not isinstance(parents, list):
                 continue
             tags = self.structure.pages.setdefault(index, {})
@@ -191,14 +192,6 @@ class _TreeReader:
 
 
 # ----------------------------------------------------------------------------- pypdf object helpers
-
-def _resolve(obj: Any) -> Any:
-    try:
-        while obj is not None and type(obj).__name__ == "IndirectObject":
-            obj = obj.get_object()
-        return obj
-    except Exception:
-        return None
 
 
 def _object_key(ref: Any) -> Any:
@@ -222,14 +215,14 @@ def _get(obj: Any, key: str) -> Any:
 
 
 def _kids(node: Any) -> list:
-    kids = _resolve(_get(node, "/K"))
+    kids = resolve(_get(node, "/K"))
     if kids is None:
         return []
     return list(kids) if isinstance(kids, list) else [kids]
 
 
 def _text(value: Any) -> str:
-    value = _resolve(value)
+    value = resolve(value)
     if isinstance(value, str):
         return str(value)
     if isinstance(value, (bytes, bytearray)):
@@ -252,16 +245,16 @@ def _number_tree(node: Any) -> dict[int, Any]:
             if key in seen:
                 continue
             seen.add(key)
-        item = _resolve(item)
+        item = resolve(item)
         if not _is_dict(item):
             continue
-        nums = _resolve(_get(item, "/Nums"))
+        nums = resolve(_get(item, "/Nums"))
         if isinstance(nums, list):
             for i in range(0, len(nums) - 1, 2):
-                number = _resolve(nums[i])
+                number = resolve(nums[i])
                 if isinstance(number, int):
                     out[number] = nums[i + 1]
-        kids = _resolve(_get(item, "/Kids"))
+        kids = resolve(_get(item, "/Kids"))
         if isinstance(kids, list):
             stack.extend(reversed(kids))
     return out

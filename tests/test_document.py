@@ -72,6 +72,13 @@ def test_metadata_is_a_dict_of_str_from_the_info_dictionary():
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in doc.metadata.items())
 
 
+def test_metadata_leaves_out_null_values():
+    b = PdfBuilder()
+    b.page(b"")
+    doc = glyphline.open(b.build(info={"Title": None, "Author": "Ada Lovelace"}))
+    assert doc.metadata == {"Author": "Ada Lovelace"}   # not {"Title": "NullObject", ...}
+
+
 def test_metadata_is_empty_without_info():
     assert glyphline.open(simple_page_pdf()).metadata == {}
 

@@ -17,6 +17,7 @@ from glyphline.extract import (
 from glyphline.glyph import INVISIBLE
 from glyphline.layout.model import Block, Line, PageLayout, Word
 from glyphline.output import json_out
+from glyphline.layout.rows import page_rows
 from glyphline.output.grid import render_grid
 
 
@@ -210,6 +211,17 @@ def test_grid_keeps_word_spaces_single_and_wide_gaps_as_columns():
     heading = _line(_word("Big", 0, 60, size=20, width=30), _word("Title", 38, 60, size=20, width=50))
     row = _line(_word("left", 0, 100), _word("right", 60, 100))
     assert render_grid(_layout(heading, row)) == "Big Title\n\nleft    right"  # median char width 7.5 pt
+
+
+def test_page_rows_tell_word_spaces_from_column_gaps_and_join_lines_on_one_centre():
+    # two lines on one centre line: "a b" (a 5 pt gap at size 10, a word space) and a cell 40 pt on
+    heading = _line(_word("a", 0, 100), _word("b", 10, 100), _word("far", 55, 100))
+    cell = _line(_word("cell", 200, 101))
+    below = _line(_word("next", 0, 130))
+    page = page_rows(_layout(heading, cell, below))
+    assert [[(w.word.text, w.spaced) for w in row.words] for row in page.rows] == [
+        [("a", False), ("b", True), ("far", False), ("cell", False)], [("next", False)]]
+    assert page.apart == [] and (page.rows[0].top, page.rows[0].bottom) == (100, 111)
 
 
 def test_grid_puts_rotated_lines_after_the_grid():

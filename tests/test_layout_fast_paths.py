@@ -12,7 +12,7 @@ import pytest
 
 from glyphline.glyph import TEXT_RISE, Glyph
 from glyphline.layout import _upright, analyze_page
-from glyphline.layout.cleanup import SOFT_HYPHEN
+from glyphline.layout.scripts import SOFT_HYPHEN
 from glyphline.layout.lines import build_segments
 from glyphline.layout.words import build_words
 

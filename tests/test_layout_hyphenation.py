@@ -6,7 +6,8 @@ from test_layout_support import paragraph, reflow, run
 
 from glyphline.layout import analyze_page
 from glyphline.layout.hyphenation import Vocabulary, join_broken, join_lines
-from glyphline.output.text import build_vocabulary, join_across_pages, render_page
+from glyphline.layout.across_pages import build_vocabulary, join_across_pages
+from glyphline.output.text import render_page
 
 
 @pytest.mark.parametrize("first, second, joined", [
@@ -94,16 +95,26 @@ def _two_pages(first_lines, second_lines, number_gap=1):
 def test_word_hyphenated_across_a_page_break_is_joined_on_the_first_page():
     page1, page2 = _two_pages(["The last line of the page is en-"], ["code the data, says the next page."])
     vocabulary = build_vocabulary([page1, page2])
-    join_across_pages([page1, page2], vocabulary)
+    page1, page2 = join_across_pages([page1, page2], vocabulary)
     assert render_page(page1, "reflow", vocabulary) == (
         "Running Head\n\nThe last line of the page is encode\n\n1")
     assert render_page(page2, "reflow", vocabulary) == (
         "Running Head\n\nthe data, says the next page.\n\n2")
 
 
+def test_joining_across_pages_leaves_the_given_layouts_as_they_were():
+    page1, page2 = _two_pages(["The last line of the page is en-"], ["code the data, says the next page."])
+    vocabulary = build_vocabulary([page1, page2])
+    joined = join_across_pages([page1, page2], vocabulary)
+    assert joined[0] is not page1 and joined[1] is not page2
+    assert render_page(page1, "reflow", vocabulary).endswith("The last line of the page is en-\n\n1")
+    assert render_page(page2, "reflow", vocabulary) == (
+        "Running Head\n\ncode the data, says the next page.\n\n2")
+
+
 def test_pages_that_do_not_follow_each_other_are_not_joined():
     page1, page3 = _two_pages(["The page ends in en-"], ["code on a later page."], number_gap=2)
-    join_across_pages([page1, page3], Vocabulary())
+    page1, page3 = join_across_pages([page1, page3], Vocabulary())
     assert render_page(page1, "reflow", Vocabulary()).endswith("The page ends in en-\n\n1")
 
 

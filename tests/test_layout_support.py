@@ -8,7 +8,8 @@ from __future__ import annotations
 from glyphline.glyph import VERTICAL, Glyph
 from glyphline.layout import analyze_page
 from glyphline.layout.cleanup import clean_glyph_text, drop_duplicates
-from glyphline.output.text import build_vocabulary, render_page
+from glyphline.layout.across_pages import build_vocabulary
+from glyphline.output.text import render_page
 
 SIZE = 10.0
 ADVANCE_EM = 0.5        # every test glyph is half an em wide

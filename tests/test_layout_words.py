@@ -10,7 +10,7 @@ from pdfbuilder import PdfBuilder
 from glyphline.extract import extract_text
 from glyphline.glyph import Glyph
 from glyphline.layout import analyze_page
-from glyphline.layout.words import WORD_GAP_RATIO
+from glyphline.layout.words import WORD_GAP_HEIGHTS
 
 
 def test_words_from_positioning_only_no_space_glyphs():
@@ -31,7 +31,7 @@ def test_tj_kerning_inside_a_word_is_not_a_space():
 def test_gap_is_measured_from_the_font_advance_end_not_the_pen():
     # Tw stretched the pen (advance) but the font's own advance ends where the glyph does
     a = Glyph("a", 72, 100, 77, 100, 9.0, 1, 0, 12, 2.5, 10, "Body")
-    b = Glyph("b", 77 + 0.1 * 12 * WORD_GAP_RATIO, 100, 82, 100, 5, 1, 0, 12, 2.5, 10, "Body")
+    b = Glyph("b", 77 + 0.1 * 12 * WORD_GAP_HEIGHTS, 100, 82, 100, 5, 1, 0, 12, 2.5, 10, "Body")
     c = Glyph("c", 82 + 4.0, 100, 87, 100, 5, 1, 0, 12, 2.5, 10, "Body")
     assert reflow([a, b, c]) == "ab c"
 
@@ -177,7 +177,7 @@ def test_tightened_line_measures_word_gaps_from_its_own_letter_gap():
     # the line's letter gap they are still clearly word gaps
     glyphs = run("medical history of diabetes and more", 72, 100, size=10,
                  tracking_em=-0.017, space_em=0.175)
-    assert 0.175 * 10 - 0.17 < WORD_GAP_RATIO * 12.0 < 0.175 * 10   # below the plain threshold
+    assert 0.175 * 10 - 0.17 < WORD_GAP_HEIGHTS * 12.0 < 0.175 * 10   # below the plain threshold
     assert reflow(glyphs) == "medical history of diabetes and more"
 
 

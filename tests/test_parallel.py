@@ -112,9 +112,11 @@ def test_page_chunks_are_consecutive_near_equal_runs_in_order():
 def test_layout_records_survive_pickling_with_every_field():
     def filled(cls, **given):
         values = {}
-        for field in dataclasses.fields(cls):
-            values[field.name] = given.get(field.name, {float: 1.5, "float": 1.5, int: 3, "int": 3,
-                                                       str: "x", "str": "x"}.get(field.type, f"{field.name}!"))
+        # Word is a NamedTuple, Line and Block dataclasses: every field gets a value unlike its default
+        names = cls._fields if hasattr(cls, "_fields") else [f.name for f in dataclasses.fields(cls)]
+        types = cls.__annotations__
+        for name in names:
+            values[name] = given.get(name, {"float": 1.5, "int": 3, "str": "x", "bool": True}.get(types.get(name), f"{name}!"))
         return cls(**values)
 
     word = filled(Word, text="word", x0=1.0, y0=2.0, x1=3.0, y1=4.0, size=9.0, font="F", flags=5)

@@ -46,18 +46,15 @@ PAGE = """<!doctype html><meta charset="utf-8"><title>snapshot</title>
 WORKER = """
 import { loadPyodide } from "./site/pyodide/pyodide.mjs";
 import aesjs from "./site/vendor/aes-js.mjs";
-self.aesjs = aesjs;  // as in the app's worker: Python holds js.aesjs by this global name
+import { bootForSnapshot, exposeAes } from "./site/worker/engine_setup.mjs";  // the app worker's boot sequence
+exposeAes(aesjs);
+const fetchBytes = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
 self.onmessage = async ({ data: { wheels, preimport } }) => {
   try {
     const indexURL = new URL("./site/pyodide/", import.meta.url).href;
-    const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, _makeSnapshot: true });
-    for (const name of wheels) {
-      const response = await fetch(`./site/wheels/${name}`);
-      pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "wheel");
-    }
-    const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-    pyodide.FS.writeFile(`${sitePackages}/glyphline_app.py`, await (await fetch("./site/app.py")).text());
-    pyodide.runPython(preimport);
+    const files = await Promise.all(wheels.map((name) => fetchBytes(`./site/wheels/${name}`)));
+    const appSource = await (await fetch("./site/app.py")).text();
+    const pyodide = await bootForSnapshot(loadPyodide, indexURL, files, appSource, preimport);
     const raw = pyodide.makeMemorySnapshot();
     const gzip = new Blob([raw]).stream().pipeThrough(new CompressionStream("gzip"));
     const bytes = await new Response(gzip).arrayBuffer();

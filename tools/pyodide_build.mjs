@@ -31,6 +31,8 @@ if (!distArg || !wheelNames.length) {
 const dist = resolve(distArg);
 const indexURL = join(dist, "pyodide") + "/";
 const { loadPyodide } = await import(pathToFileURL(join(indexURL, "pyodide.mjs")).href);
+// the worker's own boot sequence, from the dist/ being built
+const { bootForSnapshot, exposeAes, startPyodide } = await import(pathToFileURL(join(dist, "worker", "engine_setup.mjs")).href);
 
 // Python run inside Pyodide: a wheel's .py files → sourceless .pyc, RECORD rewritten
 const COMPILE_WHEEL = `
@@ -72,7 +74,7 @@ def compile_wheel(source_path, target_path):
 const PREIMPORT = readFileSync(new URL("./snapshot_imports.py", import.meta.url), "utf8");
 
 async function compileWheels() {
-  const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL });
+  const pyodide = await startPyodide(loadPyodide, indexURL);
   pyodide.runPython(COMPILE_WHEEL);
   const compile = pyodide.globals.get("compile_wheel");
   for (const name of wheelNames) {
@@ -85,15 +87,10 @@ async function compileWheels() {
 }
 
 async function makeSnapshot() {
-  // as in the worker: Python holds js.aesjs, so it must be reachable from globalThis by name
-  globalThis.aesjs = (await import(pathToFileURL(join(dist, "vendor", "aes-js.mjs")).href)).default;
-  const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, _makeSnapshot: true });
-  for (const name of wheelNames) {
-    pyodide.unpackArchive(new Uint8Array(readFileSync(join(dist, "wheels", name))), "wheel");
-  }
-  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-  pyodide.FS.writeFile(`${sitePackages}/glyphline_app.py`, readFileSync(join(dist, "app.py"), "utf8"));
-  pyodide.runPython(PREIMPORT);
+  exposeAes((await import(pathToFileURL(join(dist, "vendor", "aes-js.mjs")).href)).default);
+  const wheels = wheelNames.map((name) => new Uint8Array(readFileSync(join(dist, "wheels", name))));
+  const pyodide = await bootForSnapshot(loadPyodide, indexURL, wheels, readFileSync(join(dist, "app.py"), "utf8"),
+    PREIMPORT);
   const snapshot = gzipSync(pyodide.makeMemorySnapshot(), { level: 6 });
   const name = `engine-${createHash("sha256").update(snapshot).digest("hex").slice(0, 16)}.snap.gz`;
   mkdirSync(join(dist, "snapshot"), { recursive: true });

@@ -14,10 +14,9 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import aesjs from "../vendor/aes-js.mjs";
 import { BUILD } from "./build.mjs";
+import { APP_MODULE, exposeAes, installApp, startPyodide, unpackWheels } from "./engine_setup.mjs";
 
-// set before loadPyodide: Python reaches it as js.aesjs (the AES shim), and a memory
-// snapshot can only refer to JS objects reachable from globalThis
-self.aesjs = aesjs;
+exposeAes(aesjs);
 // a macrotask turn without setTimeout's clamping, so a queued "cancel" message gets delivered
 self.glyphlineYield = () => new Promise((resolve) => {
   const channel = new MessageChannel();
@@ -26,7 +25,6 @@ self.glyphlineYield = () => new Promise((resolve) => {
 });
 
 const SITE = new URL("../", import.meta.url);
-const APP_MODULE = "glyphline_app";
 const PROGRESS_INTERVAL_MS = 100; // "loading" messages while bytes stream in, at most this often
 const timings = {};
 const cancelled = new Set();
@@ -154,7 +152,7 @@ async function startRuntime(indexURL) {
       const [snapshot, plainModule] = await Promise.all([fetchSnapshot(), createModule]);
       const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4); // [magic, header bytes, ...]
       const createPyodideModule = growingModuleFactory(plainModule, snapshot.byteLength - header[1]);
-      const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, _loadSnapshot: snapshot, createPyodideModule });
+      const pyodide = await startPyodide(loadPyodide, indexURL, { _loadSnapshot: snapshot, createPyodideModule });
       return { pyodide, restored: true };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
@@ -163,7 +161,7 @@ async function startRuntime(indexURL) {
       reportLoading(true);
     }
   }
-  const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, createPyodideModule: await createModule });
+  const pyodide = await startPyodide(loadPyodide, indexURL, { createPyodideModule: await createModule });
   return { pyodide, restored: false };
 }
 
@@ -190,7 +188,7 @@ async function boot() {
     // still reads them, without holding up "ready" or the first file
     const start = performance.now();
     Promise.all(BUILD.wheels.map(fetchWheel)).then((wheels) => {
-      for (const wheel of wheels) pyodide.unpackArchive(wheel, "wheel");
+      unpackWheels(pyodide, wheels);
       timings.packages = Math.round(performance.now() - start);
     }).catch((error) => { timings.packagesError = String(error); });
   } else {
@@ -203,9 +201,7 @@ async function boot() {
     // loadPackage resolves even when a fetch failed; it only reports through errorCallback
     if (failures.length) throw new Error(failures.join("; "));
     setStage("engine");
-    const appSource = await (await self.fetch(new URL("app.py", SITE))).text();
-    const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-    pyodide.FS.writeFile(`${sitePackages}/${APP_MODULE}.py`, appSource);
+    installApp(pyodide, await (await self.fetch(new URL("app.py", SITE))).text());
   }
   if (loading.active) {
     timings.bootFiles = loading.fetched.slice();

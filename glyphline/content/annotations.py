@@ -25,8 +25,9 @@ from ..errors import BudgetExceeded
 from ..fonts.standard14 import metrics, standard_name
 from ..glyph import ANNOTATION, Glyph
 from ..limits import PageBudgetExceeded
+from ..pdfobjects import resolve
 from .env import PageEnv
-from .interpreter import IDENTITY, _matrix, _multiply, _resolve, decode_text_string, interpret
+from .interpreter import IDENTITY, _matrix, _multiply, decode_text_string, interpret
 
 # annotation flags (ISO 32000-1 Table 165)
 FLAG_INVISIBLE = 1      # an unknown annotation type without a handler is not shown
@@ -62,7 +63,7 @@ def annotation_glyphs(page_obj, acroform, page_matrix: tuple, env: PageEnv, out:
 
     `page_matrix` maps the page's user space to viewer space; `acroform` is the catalog's
     /AcroForm (default resources and appearance string for fields), or None."""
-    annots = _resolve(page_obj.get("/Annots")) if hasattr(page_obj, "get") else None
+    annots = resolve(page_obj.get("/Annots")) if hasattr(page_obj, "get") else None
     if not isinstance(annots, list):
         return
     limit = env.limits.annotations_per_page
@@ -93,15 +94,15 @@ def annotation_glyphs(page_obj, acroform, page_matrix: tuple, env: PageEnv, out:
 
 def xfa_warning(catalog) -> str | None:
     """A warning for an XFA form whose field contents only an XFA renderer draws, or None."""
-    catalog = _resolve(catalog)
+    catalog = resolve(catalog)
     if not hasattr(catalog, "get"):
         return None
-    acroform = _resolve(catalog.get("/AcroForm"))
-    xfa = _resolve(acroform.get("/XFA")) if hasattr(acroform, "get") else None
+    acroform = resolve(catalog.get("/AcroForm"))
+    xfa = resolve(acroform.get("/XFA")) if hasattr(acroform, "get") else None
     needs_rendering = _true(catalog.get("/NeedsRendering"))
     if xfa is None and not needs_rendering:
         return None
-    fields = _resolve(acroform.get("/Fields")) if hasattr(acroform, "get") else None
+    fields = resolve(acroform.get("/Fields")) if hasattr(acroform, "get") else None
     if needs_rendering or not fields:
         return ("this file is an XFA form: its field contents are not in the PDF pages "
                 "(only an XFA-capable viewer such as Adobe Reader shows them)")
@@ -112,12 +113,12 @@ class _FormDefaults:
     """What the document's /AcroForm gives every field: resources, appearance string, alignment."""
 
     def __init__(self, acroform):
-        acroform = _resolve(acroform)
+        acroform = resolve(acroform)
         if not hasattr(acroform, "get"):
             acroform = {}
-        resources = _resolve(acroform.get("/DR"))
+        resources = resolve(acroform.get("/DR"))
         self.resources = resources if hasattr(resources, "get") else None
-        fonts = _resolve(self.resources.get("/Font")) if self.resources is not None else None
+        fonts = resolve(self.resources.get("/Font")) if self.resources is not None else None
         self.fonts = fonts if hasattr(fonts, "items") and fonts else None
         self.appearance = acroform.get("/DA")
         self.quadding = acroform.get("/Q")
@@ -126,17 +127,17 @@ class _FormDefaults:
 
 def _draw_annotation(ref, form: _FormDefaults, page_matrix: tuple, env: PageEnv, out: list) -> str | None:
     """Draw one annotation; a short reason when it is broken, None when drawn or rightly skipped."""
-    annot = _resolve(ref)
+    annot = resolve(ref)
     if not hasattr(annot, "get"):
         return "is not a dictionary"
-    subtype = _resolve(annot.get("/Subtype"))
+    subtype = resolve(annot.get("/Subtype"))
     if subtype in SKIPPED_SUBTYPES:
         return None
     flags = _integer(annot.get("/F"))
     if flags & (FLAG_HIDDEN | FLAG_NO_VIEW):
         return None
     layer = annot.get("/OC")
-    if layer is not None and env.optional_content is not None and env.optional_content.hidden(_resolve(layer)):
+    if layer is not None and env.optional_content is not None and env.optional_content.hidden(resolve(layer)):
         return None                           # in a layer hidden when the document opens
     if flags & FLAG_INVISIBLE and subtype not in STANDARD_SUBTYPES:
         return None
@@ -157,22 +158,22 @@ def _draw_annotation(ref, form: _FormDefaults, page_matrix: tuple, env: PageEnv,
 
 def _normal_appearance(annot) -> tuple:
     """(the /AP /N stream to draw or None, a problem or None); /AS chooses a state of a checkbox or radio button."""
-    appearances = _resolve(annot.get("/AP"))
+    appearances = resolve(annot.get("/AP"))
     if appearances is None:
         return None, None
     if not hasattr(appearances, "get"):
         return None, "has a broken appearance (/AP is not a dictionary)"
-    normal = _resolve(appearances.get("/N"))
+    normal = resolve(appearances.get("/N"))
     if normal is None:
         return None, None
     if _is_stream(normal):
         return normal, None
     if not hasattr(normal, "get"):
         return None, "has a broken appearance (/N is neither a stream nor a dictionary)"
-    state = _resolve(annot.get("/AS"))
+    state = resolve(annot.get("/AS"))
     if not isinstance(state, str):
         return None, None                 # states without /AS: the spec leaves it unshown
-    chosen = _resolve(normal.get(state))
+    chosen = resolve(normal.get(state))
     if chosen is None:
         return None, None                 # e.g. /AS /Off with no Off appearance: nothing drawn
     if not _is_stream(chosen):
@@ -197,7 +198,7 @@ def _run_appearance(stream, rect: tuple, form: _FormDefaults, page_matrix: tuple
     content = env.read_stream(stream)
     if not content:
         return
-    resources = _with_form_fonts(_resolve(stream.get("/Resources")), form)
+    resources = _with_form_fonts(resolve(stream.get("/Resources")), form)
     reference = getattr(stream, "indirect_reference", None)
     key = (reference.idnum, reference.generation) if reference is not None else id(stream)
     interpret(content, resources, ctm, env, in_form=True, out=out, flags=ANNOTATION, form_key=key)
@@ -209,7 +210,7 @@ def _with_form_fonts(resources, form: _FormDefaults):
         return form.resources
     if form.fonts is None:
         return resources
-    own = _resolve(resources.get("/Font"))
+    own = resolve(resources.get("/Font"))
     own = own if hasattr(own, "items") else {}
     if all(name in own for name in form.fonts):
         return resources
@@ -235,11 +236,11 @@ def _value(annot, subtype) -> tuple | None:
     appearance, or None."""
     list_box = False
     if subtype == "/Widget":
-        field_type = _resolve(_inherited(annot, "/FT"))
+        field_type = resolve(_inherited(annot, "/FT"))
         field_flags = _integer(_inherited(annot, "/Ff"))
         if field_type not in VALUE_FIELD_TYPES or field_flags & FIELD_PASSWORD:
             return None                   # buttons draw states, not values; a password shows only dots
-        raw = _resolve(_inherited(annot, "/V"))
+        raw = resolve(_inherited(annot, "/V"))
         text = _value_text(raw)
         multiline = bool(field_flags & FIELD_MULTILINE) or isinstance(raw, list)
         if field_type == "/Ch" and not field_flags & FIELD_COMBO:
@@ -261,14 +262,14 @@ def _value(annot, subtype) -> tuple | None:
 def _list_box_options(annot) -> list[str]:
     """The options a list box shows from its top index (/TI) on: /Opt items are text strings or
     [export value, display text] pairs (§12.7.4.4)."""
-    options = _resolve(_inherited(annot, "/Opt"))
+    options = resolve(_inherited(annot, "/Opt"))
     if not isinstance(options, list):
         return []
     shown = []
     for item in options[max(_integer(annot.get("/TI")), 0):][:MAX_LIST_BOX_OPTIONS]:
-        item = _resolve(item)
+        item = resolve(item)
         if isinstance(item, list):
-            item = _resolve(item[-1]) if item else ""
+            item = resolve(item[-1]) if item else ""
         shown.append(" ".join(_value_text(item).split()))
     return shown
 
@@ -346,7 +347,7 @@ def _place_lines(lines: list[str], rect: tuple, font_name: str, size: float, qua
 
 def _appearance_font(appearance) -> tuple:
     """(font resource name or None, size) from a default appearance string such as '/Helv 0 Tf 0 g'."""
-    appearance = _resolve(appearance)
+    appearance = resolve(appearance)
     if isinstance(appearance, str):
         raw = appearance.encode("latin-1", "replace")
     elif isinstance(appearance, (bytes, bytearray)):
@@ -366,9 +367,9 @@ def _standard_font(resource_name: str | None, form: _FormDefaults) -> str:
     """The standard-14 font whose widths set the value: the /DR font's, else Helvetica."""
     if resource_name is None or form.resources is None:
         return DEFAULT_FONT
-    fonts = _resolve(form.resources.get("/Font"))
-    font = _resolve(fonts.get("/" + resource_name)) if hasattr(fonts, "get") else None
-    base = _resolve(font.get("/BaseFont")) if hasattr(font, "get") else None
+    fonts = resolve(form.resources.get("/Font"))
+    font = resolve(fonts.get("/" + resource_name)) if hasattr(fonts, "get") else None
+    base = resolve(font.get("/BaseFont")) if hasattr(font, "get") else None
     if not isinstance(base, str):
         return DEFAULT_FONT
     return standard_name(base.lstrip("/").split("+")[-1]) or DEFAULT_FONT
@@ -385,13 +386,13 @@ def _inherited(annot, key: str):
         value = node.get(key)
         if value is not None:
             return value
-        node = _resolve(node.get("/Parent"))
+        node = resolve(node.get("/Parent"))
     return None
 
 
 def _value_text(value) -> str:
     """A field value as text: a text string, or the choices of a list joined by line breaks."""
-    value = _resolve(value)
+    value = resolve(value)
     if isinstance(value, list):
         return "\n".join(_value_text(item) for item in value[:MAX_FIELD_DEPTH])
     if isinstance(value, str) and type(value).__name__ != "NameObject":   # a name is a button state
@@ -409,12 +410,12 @@ def _is_stream(obj) -> bool:
 
 def _true(value) -> bool:
     """A PDF boolean that is true (pypdf's BooleanObject keeps it in .value)."""
-    value = _resolve(value)
+    value = resolve(value)
     return getattr(value, "value", value) is True
 
 
 def _integer(value) -> int:
-    value = _resolve(value)
+    value = resolve(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return 0
     return int(value)
@@ -422,12 +423,12 @@ def _integer(value) -> int:
 
 def _box(value) -> tuple | None:
     """A rectangle [x0 y0 x1 y1] normalised to x0 <= x1, y0 <= y1; None when it is not four finite numbers."""
-    value = _resolve(value)
+    value = resolve(value)
     if not isinstance(value, (list, tuple)) or len(value) != 4:
         return None
     numbers = []
     for item in value:
-        item = _resolve(item)
+        item = resolve(item)
         if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
             return None
         numbers.append(float(item))

@@ -18,8 +18,9 @@ from typing import NamedTuple
 
 from ..errors import BudgetExceeded
 from ..fonts.base import Font
-from ..glyph import ACTUAL_TEXT, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
+from ..glyph import ACTUAL_TEXT, FALLBACK_DESCENT_SHARE, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
+from ..pdfobjects import resolve
 from .env import PageEnv
 from .lexer import TEXT_RUN, iter_operations
 
@@ -27,7 +28,6 @@ MAX_SAVE_DEPTH = 1024           # q nesting; real files stay below ~30, deeper s
 MAX_MARKED_DEPTH = 256          # BMC/BDC nesting, bounded like q
 MAX_WARNINGS = 64               # distinct warnings per page; a hostile page could name endless missing fonts
 MAX_RECORDED_IMAGES = 64        # image XObjects a page remembers for OCR (a scan has one, or a few strips)
-UNKNOWN_DESCENT_EM = 0.2        # font gives no ascent/descent: a 1 em box with a typical Latin descent
 THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, whatever the font matrix
 # A glyph is kept when its box centre lies inside the visible box grown by this many ems: the
 # box (advance × ascent–descent) is wider than the ink, and a glyph the edge cuts near its
@@ -35,6 +35,7 @@ THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, what
 CLIP_MARGIN_EM = 0.1
 SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more across than down is a line
 _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
+_EVERYWHERE = (-math.inf, -math.inf, math.inf, math.inf)   # the clip window of a page shown unclipped
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
 MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
 # The fast paths (placement tables, show()'s level baselines, op_show_run) on; False sends every
@@ -164,22 +165,12 @@ def straighten_vertical_runs(out: list, first: int, twins: dict) -> None:
         index = stop
 
 
-def _resolve(obj):
-    """A pypdf object with indirect references followed; None when it cannot be read."""
-    try:
-        return obj.get_object() if hasattr(obj, "get_object") else obj
-    except _BUDGET_ERRORS:
-        raise
-    except Exception:
-        return None
-
-
 def _matrix(value) -> tuple | None:
-    value = _resolve(value)
+    value = resolve(value)
     if not isinstance(value, (list, tuple)) or len(value) != 6:
         return None
     try:
-        result = tuple(float(_resolve(v)) for v in value)
+        result = tuple(float(resolve(v)) for v in value)
     except (TypeError, ValueError):
         return None
     return result if all(math.isfinite(v) for v in result) else None
@@ -214,7 +205,7 @@ class _Span:
     def __init__(self, text: str, mcid: int):
         self.text = text
         self.mcid = mcid
-        # the first code's (x, y, dx, dy, height, descent, size, font, flags, centre offset x, y)
+        # the first code's (x, y, its glyph fields as emit() takes them: dx … centre_y, font, flags, mcid)
         self.first = None
         self.end_x = self.end_y = self.pen_x = self.pen_y = 0.0
 
@@ -412,14 +403,14 @@ class _Interpreter:
         state = self.lookup("/ExtGState", name)
         if not isinstance(state, dict):
             return None
-        entry = _resolve(state.get("/Font"))
+        entry = resolve(state.get("/Font"))
         if not isinstance(entry, list) or len(entry) != 2:
             return None
-        size = _resolve(entry[1])
+        size = resolve(entry[1])
         if not isinstance(size, (int, float)) or isinstance(size, bool) or not math.isfinite(size):
             return None
         try:
-            font = self.env.load_font(_resolve(entry[0]), name)
+            font = self.env.load_font(resolve(entry[0]), name)
         except _BUDGET_ERRORS:
             raise
         except Exception:
@@ -443,13 +434,13 @@ class _Interpreter:
 
     def lookup(self, category: str, name: str):
         """resources[category][/name], resolved; None when any part is missing or of the wrong type."""
-        resources = _resolve(self.resources)
+        resources = resolve(self.resources)
         if not isinstance(resources, dict):
             return None
-        group = _resolve(resources.get(category))
+        group = resolve(resources.get(category))
         if not isinstance(group, dict):
             return None
-        return _resolve(group.get("/" + name))
+        return resolve(group.get("/" + name))
 
     # ---- text positioning ---------------------------------------------------------------
 
@@ -504,7 +495,6 @@ class _Interpreter:
             self.show(items)
             return
         placements, code_bytes, rise_x, rise_y = setup.placements, setup.code_bytes, setup.rise_x, setup.rise_y
-        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
         strings = items[::2]
         if placements is None or set(map(len, strings)) != {code_bytes}:
             self.show(items)
@@ -515,29 +505,24 @@ class _Interpreter:
         budget = self.budget
         budget.charge_operators(len(items))          # a Tj and a Td per pair
         budget.charge_glyphs(len(strings))
-        clip = self.clip
-        if clip is not None:
-            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
-        out_append = self.out.append
-        new = _new_glyph
+        placed = []                                  # the glyphs shown, for emit()
+        place_glyph = placed.append
         undecodable = 0
         te, tf = self.tlm[4:]                        # the line origin each Td moves
         joined = b"".join(strings)
         codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
-        for code, (move_x, move_y) in zip(codes, items[1::2]):
-            text, width_x, width_y, _, _, _, advance = placements[code]
-            if text:
-                end_x = x + width_x
-                end_y = y + width_y
-                if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                    and y0 <= (y + end_y) * 0.5 + centre_y <= y1):
-                    out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                           height, descent, em, name, flags, mcid)))
-            elif text is None:   # "" is a glyph without text of its own: not undecodable
-                undecodable += 1
-            te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
-            x = te * ca + tf * cc + ce + rise_x
-            y = te * cb + tf * cd + cf + rise_y
+        try:
+            for code, (move_x, move_y) in zip(codes, items[1::2]):
+                text, width_x, width_y, _, _, _, advance = placements[code]
+                if text:
+                    place_glyph((text, x, y, x + width_x, y + width_y, advance))
+                elif text is None:   # "" is a glyph without text of its own: not undecodable
+                    undecodable += 1
+                te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                x = te * ca + tf * cc + ce + rise_x
+                y = te * cb + tf * cd + cf + rise_y
+        finally:
+            self.emit(placed, setup[_GLYPH])
         self.tm = (ta, tb, tc, td, te + 0.0 * ta, tf + 0.0 * tb)   # as show() leaves it after a Td
         self.tlm = (ta, tb, tc, td, te, tf)
         if undecodable:
@@ -579,13 +564,11 @@ class _Interpreter:
         """Show the strings of a Tj, a TJ array or a lexer text run: a number between strings
         moves the pen (TJ), a (tx, ty) pair starts a new line (the Td of a text run).
 
-        Where a horizontal glyph is made and clipped (its box centre inside the clip grown by
-        CLIP_MARGIN_EM), but for Skia's one-code runs (op_show_run). A string is read through
-        the font's placement table when it has one (FAST_PATHS), else decoded and placed char
-        by char. On a level baseline (Tm × CTM has no shear b, no Td) the pen's y never
-        changes: it is tested against the clip once, and text wholly read through the table is
-        charged up front; any other text string by string, so the glyphs of the strings before
-        a budget runs out stay."""
+        A string is read through the font's placement table when it has one (FAST_PATHS), else
+        decoded and placed char by char; the glyphs shown go to emit(). On a level baseline
+        (Tm × CTM has no shear b, no Td) the pen's y never changes, and text wholly read through
+        the table is charged up front; any other text string by string, so the glyphs of the
+        strings before a budget runs out stay."""
         setup = self._horizontal_setup()
         if setup is None:
             font = self.font
@@ -595,7 +578,7 @@ class _Interpreter:
                 self.show_vertical(font, items)
             return
         a, b, scale, rise_x, rise_y = setup[:_GLYPH.start]
-        dx, dy, height, descent, em, centre_x, centre_y, name, flags, mcid = setup[_GLYPH]
+        fields = setup[_GLYPH]
         state, decode, placements, code_bytes = setup[_GLYPH.stop:]
         ta, tb, tc, td, te, tf = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
@@ -610,69 +593,63 @@ class _Interpreter:
             charged = code_bytes == 1 or not any([len(string) & 1 for string in strings])
             if charged:
                 budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
-        clip = self.clip
-        if clip is not None:
-            x0, y0, x1, y1 = _grown(clip, CLIP_MARGIN_EM * em)
-            level_inside = level and y0 <= (y + y) * 0.5 + centre_y <= y1
-        out_append = self.out.append
+        placed = []                                  # the glyphs shown, for emit()
+        place_glyph = placed.append
         charge_glyphs = budget.charge_glyphs
         charge_operators = budget.charge_operators
         place = self.place
-        new = _new_glyph
         undecodable = 0
         pen = 0.0                                    # the same pen along text-space x, for Tm
         line = None                                  # set once a Td of a text run moved the line
-        for item in items:
-            if item.__class__ is not bytes:
-                if item.__class__ is int or item.__class__ is float:
-                    shift = -item * THOUSANDTH * scale
-                    pen += shift
-                    x += shift * a
+        try:
+            for item in items:
+                if item.__class__ is not bytes:
+                    if item.__class__ is int or item.__class__ is float:
+                        shift = -item * THOUSANDTH * scale
+                        pen += shift
+                        x += shift * a
+                        if not level:
+                            y += shift * b
+                    elif item.__class__ is tuple:    # Td inside a text run: a new line origin
+                        if not charged:
+                            charge_operators(2)      # the run's Tj and Td count as operators
+                        if line is None:
+                            te, tf = self.tlm[4:]
+                        move_x, move_y = item
+                        te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                        line = True
+                        pen = 0.0
+                        x = te * ca + tf * cc + ce + rise_x
+                        y = te * cb + tf * cd + cf + rise_y
+                    continue
+                if placements is not None and (code_bytes == 1 or not len(item) & 1):
+                    # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
+                    table = placements
+                    codes = item if code_bytes == 1 else _codes(item, 2)
+                else:
+                    table = [place(state, char) for char in decode(item)]
+                    codes = range(len(table))
+                if not charged:
+                    charge_glyphs(len(codes))
+                for code in codes:
+                    text, width_x, width_y, move, move_x, move_y, advance = table[code]
+                    if span is not None:             # inside /ActualText: only where the span lies
+                        if span.first is None:
+                            span.first = (x, y, fields)
+                        span.end_x = x + width_x
+                        span.end_y = y + width_y
+                        span.pen_x = x + move_x
+                        span.pen_y = y + move_y
+                    elif text:
+                        place_glyph((text, x, y, x + width_x, y if level else y + width_y, advance))
+                    elif text is None:   # "" is a glyph without text of its own: not undecodable
+                        undecodable += 1
+                    pen += move
+                    x += move_x
                     if not level:
-                        y += shift * b
-                elif item.__class__ is tuple:        # Td inside a text run: a new line origin
-                    if not charged:
-                        charge_operators(2)          # the run's Tj and Td count as operators
-                    if line is None:
-                        te, tf = self.tlm[4:]
-                    move_x, move_y = item
-                    te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
-                    line = True
-                    pen = 0.0
-                    x = te * ca + tf * cc + ce + rise_x
-                    y = te * cb + tf * cd + cf + rise_y
-                continue
-            if placements is not None and (code_bytes == 1 or not len(item) & 1):
-                # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
-                table = placements
-                codes = item if code_bytes == 1 else _codes(item, 2)
-            else:
-                table = [place(state, char) for char in decode(item)]
-                codes = range(len(table))
-            if not charged:
-                charge_glyphs(len(codes))
-            for code in codes:
-                text, width_x, width_y, move, move_x, move_y, advance = table[code]
-                if span is not None:                 # inside /ActualText: only where the span lies
-                    if span.first is None:
-                        span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
-                    span.end_x = x + width_x
-                    span.end_y = y + width_y
-                    span.pen_x = x + move_x
-                    span.pen_y = y + move_y
-                elif text:
-                    end_x = x + width_x
-                    end_y = y if level else y + width_y
-                    if clip is None or (x0 <= (x + end_x) * 0.5 + centre_x <= x1
-                                        and (level_inside or y0 <= (y + end_y) * 0.5 + centre_y <= y1)):
-                        out_append(new(Glyph, (text, x, y, end_x, end_y, advance, dx, dy,
-                                               height, descent, em, name, flags, mcid)))
-                elif text is None:   # "" is a glyph without text of its own: not undecodable
-                    undecodable += 1
-                pen += move
-                x += move_x
-                if not level:
-                    y += move_y
+                        y += move_y
+        finally:
+            self.emit(placed, fields, level)
         self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
         if line is not None:
             self.tlm = (ta, tb, tc, td, te, tf)
@@ -738,8 +715,8 @@ class _Interpreter:
             height = extent * fm_y * em
             descent = max(-font.descent, 0.0) * fm_y * em
         else:
-            height = em
-            descent = UNKNOWN_DESCENT_EM * em
+            height = em                              # font gives no ascent/descent: a 1 em box
+            descent = FALLBACK_DESCENT_SHARE * em
         if y_unit > 0.0:
             lift = (height * 0.5 - descent) / y_unit * (-1.0 if size < 0 else 1.0)  # box centre above baseline
             centre_x = c * lift
@@ -822,14 +799,12 @@ class _Interpreter:
             flat_descent = max(-font.descent, 0.0) * abs(fm_y) * em
         else:
             flat_height = em
-            flat_descent = UNKNOWN_DESCENT_EM * em
+            flat_descent = FALLBACK_DESCENT_SHARE * em
         flags = (self.form_flag | VERTICAL | (INVISIBLE if self.render_mode in _INVISIBLE_MODES else 0)
                  | (TEXT_RISE if rise != 0.0 else 0))
         name = font.name
         mcid = self.mcid
         span = self.span
-        clip = self.clip if self.clip is None else _grown(self.clip, CLIP_MARGIN_EM * em)
-        out_append = self.out.append
         charge_glyphs = self.budget.charge_glyphs
         undecodable = 0
         pen = 0.0                                    # pen position along text-space y
@@ -866,11 +841,10 @@ class _Interpreter:
                 shift = char.position_x * fm_x * abs(size) * x_unit
                 descent = shift if shift > 0.0 else height * 0.5
                 lift = height * 0.5 - descent
-                centre_x = across_x * lift
-                centre_y = across_y * lift
+                fields = (dx, dy, height, descent, em, across_x * lift, across_y * lift, name, flags, mcid)
                 if span is not None:
                     if span.first is None:
-                        span.first = (x, y, dx, dy, height, descent, em, name, flags, centre_x, centre_y)
+                        span.first = (x, y, fields)
                     span.end_x = end_x
                     span.end_y = end_y
                     span.pen_x = x + move * c
@@ -878,11 +852,9 @@ class _Interpreter:
                     pen += move
                     continue
                 pen += move
-                if clip is not None and not _inside(clip, (x + end_x) * 0.5 + centre_x, (y + end_y) * 0.5 + centre_y):
+                if not self.emit([(text, x, y, end_x, end_y, move * advance_unit)], fields):
                     continue
-                glyph = Glyph(text, x, y, end_x, end_y, move * advance_unit, dx, dy,
-                              height, descent, em, name, flags, mcid)
-                out_append(glyph)
+                glyph = self.out[-1]
                 # the same glyph read as horizontal text, for producers that place vertical-font
                 # glyphs one by one along a line (see straighten_vertical_runs)
                 width = char.width * fm_x * across_scale
@@ -968,15 +940,34 @@ class _Interpreter:
         """One glyph for an ActualText span, from its first code's origin to its last code's end."""
         if span.first is None or not span.text:
             return
-        x, y, dx, dy, height, descent, size, name, flags, centre_x, centre_y = span.first
+        x, y, fields = span.first
+        dx, dy = fields[:2]
         advance = (span.pen_x - x) * dx + (span.pen_y - y) * dy
-        if self.clip is not None and not _inside(_grown(self.clip, CLIP_MARGIN_EM * size),
-                                                 (x + span.end_x) * 0.5 + centre_x,
-                                                 (y + span.end_y) * 0.5 + centre_y):
-            return
-        self.budget.charge_glyphs(1)
-        self.out.append(Glyph(span.text, x, y, span.end_x, span.end_y, advance, dx, dy, height,
-                              descent, size, name, flags | ACTUAL_TEXT, span.mcid))
+        self.budget.charge_glyphs(1)    # like any shown glyph: charged whether the clip keeps it or not
+        self.emit([(span.text, x, y, span.end_x, span.end_y, advance)],
+                  fields[:8] + (fields[8] | ACTUAL_TEXT, span.mcid))
+
+    def emit(self, placed: list, fields: tuple, level: bool = False) -> int:
+        """Where every glyph is made and clipped, however its text was shown: each (text, x, y,
+        end_x, end_y, advance) of `placed`, with the fields its string shares (dx, dy, height,
+        descent, em, centre_x, centre_y, font, flags, mcid: TextSetup[_GLYPH]), becomes a Glyph
+        when its box centre lies inside the clip grown by CLIP_MARGIN_EM. `level`: every glyph
+        has y == end_y == the first's, so y is tested once. Returns how many were kept."""
+        if not placed:
+            return 0
+        centre_x, centre_y = fields[5:7]
+        shared = fields[:5] + fields[7:]             # the Glyph fields after advance
+        x0, y0, x1, y1 = _EVERYWHERE if self.clip is None else _grown(self.clip, CLIP_MARGIN_EM * fields[4])
+        new = _new_glyph
+        if level:
+            if not y0 <= placed[0][2] + centre_y <= y1:
+                return 0
+            kept = [new(Glyph, p + shared) for p in placed if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1]
+        else:
+            kept = [new(Glyph, p + shared) for p in placed
+                    if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1 and y0 <= (p[2] + p[4]) * 0.5 + centre_y <= y1]
+        self.out.extend(kept)
+        return len(kept)
 
     # ---- XObjects -----------------------------------------------------------------------
 
@@ -996,7 +987,7 @@ class _Interpreter:
         if subtype not in ("/Image", "/Form"):  # anything else carries no text
             return
         layer = xobject.get("/OC")
-        if layer is not None and self.hidden_layer(_resolve(layer)):
+        if layer is not None and self.hidden_layer(resolve(layer)):
             return                          # in a layer hidden when the document opens
         if subtype == "/Image":
             self.paint_image()
@@ -1026,7 +1017,7 @@ class _Interpreter:
             self.form_contents[key] = content   # a form drawn again on the page is decoded once
         if not content:
             return
-        form_resources = _resolve(xobject.get("/Resources"))
+        form_resources = resolve(xobject.get("/Resources"))
         matrix = _matrix(xobject.get("/Matrix")) or IDENTITY
         self.run_form(key, content, form_resources if isinstance(form_resources, dict) else self.resources,
                       matrix)
@@ -1063,16 +1054,12 @@ def _grown(clip: tuple, margin: float) -> tuple:
     return clip[0] - margin, clip[1] - margin, clip[2] + margin, clip[3] + margin
 
 
-def _inside(clip: tuple, x: float, y: float) -> bool:
-    return clip[0] <= x <= clip[2] and clip[1] <= y <= clip[3]
-
-
 def _property(properties: dict, key: str):
     """A marked-content property from an inline dict (keys without '/') or a pypdf one."""
     value = properties.get(key)
     if value is None:
         value = properties.get("/" + key)
-    return _resolve(value)
+    return resolve(value)
 
 
 def _text_property(value) -> str | None:

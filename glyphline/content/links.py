@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .annotations import _box, _resolve, _transformed_bounds
+from ..pdfobjects import resolve
+from .annotations import _box, _transformed_bounds
 
 MAX_URI_LENGTH = 2048   # longer "addresses" are data, not links a reader could follow
 
@@ -21,13 +22,13 @@ class LinkArea(NamedTuple):
 
 def link_areas(page_obj, page_matrix: tuple, limit: int) -> list[LinkArea]:
     """The page's URI links (at most `limit` annotations read); a broken annotation is skipped."""
-    annots = _resolve(page_obj.get("/Annots")) if hasattr(page_obj, "get") else None
+    annots = resolve(page_obj.get("/Annots")) if hasattr(page_obj, "get") else None
     if not isinstance(annots, list):
         return []
     areas = []
     for ref in annots[:limit]:
         try:
-            area = _link_area(_resolve(ref), page_matrix)
+            area = _link_area(resolve(ref), page_matrix)
         except Exception:   # a hostile annotation costs only its own link
             area = None
         if area is not None:
@@ -36,12 +37,12 @@ def link_areas(page_obj, page_matrix: tuple, limit: int) -> list[LinkArea]:
 
 
 def _link_area(annot, page_matrix: tuple) -> LinkArea | None:
-    if not hasattr(annot, "get") or _resolve(annot.get("/Subtype")) != "/Link":
+    if not hasattr(annot, "get") or resolve(annot.get("/Subtype")) != "/Link":
         return None
-    action = _resolve(annot.get("/A"))
-    if not hasattr(action, "get") or _resolve(action.get("/S")) != "/URI":
+    action = resolve(annot.get("/A"))
+    if not hasattr(action, "get") or resolve(action.get("/S")) != "/URI":
         return None
-    uri = _resolve(action.get("/URI"))
+    uri = resolve(action.get("/URI"))
     if isinstance(uri, bytes):   # a URI is 7-bit ASCII (§12.6.4.7); pypdf gives undecodable strings as bytes
         uri = uri.decode("latin-1")
     elif not isinstance(uri, str):

@@ -276,15 +276,17 @@ def attach_confidence(layout, report: OcrReport) -> None:
     """Each OCR word of the layout gets the lowest confidence of the recognised words inside its box."""
     boxes = sorted(report.boxes, key=lambda box: (box[0] + box[2]) / 2)
     centres = [(box[0] + box[2]) / 2 for box in boxes]
-    for block in layout.blocks:
-        for line in block.lines:
-            for word in line.words:
-                if not word.flags & OCR:
-                    continue
-                found = [box[4] for box in boxes[bisect_left(centres, word.x0):bisect_right(centres, word.x1)]
-                         if word.y0 <= (box[1] + box[3]) / 2 <= word.y1]
-                if found:
-                    word.confidence = min(found)
+
+    def with_confidence(word):
+        if not word.flags & OCR:
+            return word
+        found = [box[4] for box in boxes[bisect_left(centres, word.x0):bisect_right(centres, word.x1)]
+                 if word.y0 <= (box[1] + box[3]) / 2 <= word.y1]
+        return word._replace(confidence=min(found)) if found else word
+
+    from ..layout.model import with_words   # (layout records are immutable: new words are made)
+
+    layout.blocks = with_words(layout.blocks, with_confidence)
 
 
 # ----------------------------------------------------------------------------- two passes (the browser)

@@ -19,7 +19,7 @@ from typing import Any
 
 from pypdf.generic import IndirectObject
 
-from .interpreter import _resolve
+from ..pdfobjects import resolve
 
 MAX_EXPRESSION_DEPTH = 32     # nesting of a /VE expression; real ones nest two or three levels
 MAX_GROUPS_READ = 4096        # entries read from one /ON, /OFF or /OCGs array
@@ -35,13 +35,13 @@ class OptionalContent:
         self.off: set = set()            # keys of the groups that are off
         self._terms = 0                  # terms evaluated by the current hidden() call
         self._known: dict = {}           # OCG or OCMD key → hidden: each is evaluated once
-        properties = _resolve(properties)
+        properties = resolve(properties)
         if not hasattr(properties, "get"):
             return
-        config = _resolve(properties.get("/D"))
+        config = resolve(properties.get("/D"))
         if not hasattr(config, "get"):
             return
-        if _resolve(config.get("/BaseState")) == "/OFF":
+        if resolve(config.get("/BaseState")) == "/OFF":
             on = {_key(g) for g in _items(config.get("/ON"))}
             self.off = {_key(g) for g in _items(properties.get("/OCGs")) if _key(g) not in on}
         else:
@@ -66,12 +66,12 @@ class OptionalContent:
         if self._terms > MAX_EXPRESSION_TERMS:
             return True
         key = _key(obj)
-        obj = _resolve(obj)
+        obj = resolve(obj)
         if not hasattr(obj, "get"):
             return True
-        kind = _resolve(obj.get("/Type"))
+        kind = resolve(obj.get("/Type"))
         if kind == "/OCMD":
-            expression = _resolve(obj.get("/VE"))
+            expression = resolve(obj.get("/VE"))
             if isinstance(expression, list) and expression:
                 return self._expression(expression, depth)
             groups = [_key(g) for g in _items(obj.get("/OCGs"))]
@@ -79,7 +79,7 @@ class OptionalContent:
             if not groups:
                 return True
             on = [g not in self.off for g in groups]
-            policy = _resolve(obj.get("/P"))
+            policy = resolve(obj.get("/P"))
             if policy == "/AllOn":
                 return all(on)
             if policy == "/AnyOff":
@@ -93,8 +93,8 @@ class OptionalContent:
         self._terms += 1
         if depth >= MAX_EXPRESSION_DEPTH or self._terms > MAX_EXPRESSION_TERMS:
             return True
-        operator = _resolve(expression[0])
-        operands = [_resolve(item) for item in expression[1:MAX_GROUPS_READ + 1]]
+        operator = resolve(expression[0])
+        operands = [resolve(item) for item in expression[1:MAX_GROUPS_READ + 1]]
         values = [self._expression(item, depth + 1) if isinstance(item, list) else self._visible(item, depth + 1)
                   for item in operands]
         if operator == "/Not":
@@ -107,7 +107,7 @@ class OptionalContent:
 
 
 def _items(value: Any) -> list:
-    value = _resolve(value)
+    value = resolve(value)
     if isinstance(value, list):
         return list(value[:MAX_GROUPS_READ])
     return [value] if value is not None else []

@@ -4,26 +4,13 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from pypdf.generic import IndirectObject, NameObject, NullObject
+from pypdf.generic import NameObject
 
 from ..errors import BudgetExceeded
+from ..pdfobjects import resolve
 
 # numbers beyond this are garbage in any font dictionary (widths, metrics, codes)
 MAX_MAGNITUDE = 1e7
-
-
-def resolve(obj: Any) -> Any:
-    """Follow indirect references (bounded); None for dangling ones and for null."""
-    try:
-        for _ in range(32):
-            if not isinstance(obj, IndirectObject):
-                break
-            obj = obj.get_object()
-    except Exception:
-        return None
-    if isinstance(obj, (IndirectObject, NullObject)):
-        return None
-    return obj
 
 
 def get(container: Any, key: str) -> Any:

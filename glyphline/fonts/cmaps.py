@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..sitefetch import site_loader
+from ..sitefetch import LazyData, site_loader
 from .bcmap import MAX_USECMAP_DEPTH, BcmapError, CMap, parse_bcmap
 
 CMapLoader = Callable[[str], Optional[bytes]]
@@ -51,15 +51,12 @@ def browser_loader(base_url: str) -> CMapLoader:
     return site_loader(base_url, ".bcmap")
 
 
-_loader: CMapLoader = file_loader
-_cache: dict[str, CMap | None] = {}
+_cmaps = LazyData(file_loader)
 
 
 def set_cmap_loader(loader: CMapLoader) -> None:
     """Install where .bcmap bytes come from (the web worker installs `browser_loader`)."""
-    global _loader
-    _loader = loader
-    _cache.clear()
+    _cmaps.set_loader(loader)
 
 
 def predefined_cmap(name: str) -> CMap | None:
@@ -74,25 +71,21 @@ def predefined_cmap(name: str) -> CMap | None:
 
 
 def _load(name: str, chain: tuple[str, ...]) -> CMap | None:
-    if name in _cache:
-        return _cache[name]
-    if name in chain or len(chain) > MAX_USECMAP_DEPTH or not CMAP_NAME.fullmatch(name):
+    unreadable = name in chain or len(chain) > MAX_USECMAP_DEPTH or not CMAP_NAME.fullmatch(name)
+    if unreadable and name not in _cmaps:
         return None
+    return _cmaps.get(name, lambda data: _parsed(data, name, chain))
+
+
+def _parsed(data: bytes, name: str, chain: tuple[str, ...]) -> CMap | None:
     try:
-        data = _loader(name)
-    except Exception:   # a loader is outside code (network, file system): never fatal here
-        data = None
-    cmap = None
-    if data:
-        try:
-            cmap = parse_bcmap(data, name)
-        except BcmapError:
-            cmap = None
-    if cmap is not None and cmap.parent_name:
+        cmap = parse_bcmap(data, name)
+    except BcmapError:
+        return None
+    if cmap.parent_name:
         cmap.parent = _load(cmap.parent_name, chain + (name,))
         if cmap.parent is None:
-            cmap = None     # half a CMap would decode silently wrong: treat it as missing
-    _cache[name] = cmap
+            return None     # half a CMap would decode silently wrong: treat it as missing
     return cmap
 
 

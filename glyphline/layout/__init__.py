@@ -3,16 +3,16 @@
     glyphs ─► cleanup ─► lines (segments) ─► blocks (XY-cut reading order) ─► words ─► paragraphs
 
 `analyze_page` is a pure function of the glyphs and the page size (plus optional document
-statistics for pages with too few lines of their own). Dehyphenation belongs to the reflow
-output (glyphline.output.text), which sees the whole block and, across a page break, the
-next page.
+statistics for pages with too few lines of their own). What the pages say together (the
+dehyphenation vocabulary, words hyphenated across a page break) is across_pages' document-level
+pass; the reflow output joins a block's lines by the rules of layout.hyphenation.
 """
 from __future__ import annotations
 
 import bisect
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..fonts.style import FontStyle, name_style
@@ -21,7 +21,7 @@ from ..structure import Tag
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
-from .model import Block, Line, PageLayout, Word
+from .model import Block, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
 from .tagged import block_tag, order_blocks
@@ -161,36 +161,35 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     if tags:
         layout.blocks, by_tags = order_blocks(layout.blocks, order)
         layout.order = "tags" if by_tags else "geometry"
-    _style_words(layout.blocks, font_styles or {})
+    layout.blocks = _style_words(layout.blocks, font_styles or {})
     if links:
-        _link_words(layout.blocks, links)
+        layout.blocks = _link_words(layout.blocks, links)
     return layout
 
 
-def _style_words(blocks: list[Block], font_styles: dict[str, FontStyle]) -> None:
+def _style_words(blocks: list[Block], font_styles: dict[str, FontStyle]) -> list[Block]:
     """Bold and italic of each word from its font (the name alone when the page did not load it)."""
     known: dict[str, tuple[bool, bool]] = {name: tuple(style) for name, style in font_styles.items()}
-    for block in blocks:
-        for line in block.lines:
-            for word in line.words:
-                style = known.get(word.font)
-                if style is None:
-                    style = known[word.font] = name_style(word.font)
-                word.bold, word.italic = style
+
+    def styled(word: Word) -> Word:
+        style = known.get(word.font)
+        if style is None:
+            style = known[word.font] = name_style(word.font)
+        return word if (word.bold, word.italic) == style else word._replace(bold=style[0], italic=style[1])
+    return with_words(blocks, styled)
 
 
-def _link_words(blocks: list[Block], links: list[LinkArea]) -> None:
+def _link_words(blocks: list[Block], links: list[LinkArea]) -> list[Block]:
     """A word whose centre lies in a link's area (grown by LINK_SLACK_EM) carries the link's URI."""
-    for block in blocks:
-        for line in block.lines:
-            for word in line.words:
-                x = (word.x0 + word.x1) / 2
-                y = (word.y0 + word.y1) / 2
-                slack = LINK_SLACK_EM * word.size
-                for area in links:
-                    if area.x0 - slack <= x <= area.x1 + slack and area.y0 - slack <= y <= area.y1 + slack:
-                        word.link = area.uri
-                        break
+    def linked(word: Word) -> Word:
+        x = (word.x0 + word.x1) / 2
+        y = (word.y0 + word.y1) / 2
+        slack = LINK_SLACK_EM * word.size
+        for area in links:
+            if area.x0 - slack <= x <= area.x1 + slack and area.y0 - slack <= y <= area.y1 + slack:
+                return word._replace(link=area.uri)
+        return word
+    return with_words(blocks, linked)
 
 
 def fallback_layout(glyphs: list[Glyph], width: float, height: float, number: int, *,
@@ -261,9 +260,7 @@ def _split_flush_footnote_numbers(flows: list[Flow]) -> None:
             cut = line.glyphs[digits].x if digits < len(line.glyphs) else first.x1
             number = Word(match.group(1), first.x0, first.y0, cut, first.y1, first.size,
                           first.font, first.flags)
-            first.text = first.text[digits:]
-            first.x0 = cut
-            line.words.insert(0, number)
+            line.words[0:1] = [number, first._replace(text=first.text[digits:], x0=cut)]
             line.footnote_start = True
 
 
@@ -290,27 +287,28 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int
                 x0=min([m.x0 for m in model_lines]), y0=min([m.y0 for m in model_lines]),
                 x1=max([m.x1 for m in model_lines]), y1=max([m.y1 for m in model_lines]),
                 role=role, tag=tag, tagged=tagged, tag_orders=tag_orders,
+                table=flow.table if flow.table_row else -1,
             )
             if flow.table_row:
-                block.table = flow.table
-                rows_of.setdefault(flow.table, (flow.columns, []))[1].append(block)
+                rows_of.setdefault(flow.table, (flow.columns, []))[1].append(len(blocks))
             blocks.append(block)
     for columns, rows in rows_of.values():
-        _fill_cells(rows, columns)
+        for at, row in zip(rows, _with_cells([blocks[at] for at in rows], columns)):
+            blocks[at] = row
     return blocks
 
 
-def _fill_cells(rows: list[Block], gutters: tuple) -> None:
+def _with_cells(rows: list[Block], gutters: tuple) -> list[Block]:
     """Each table row's words by column. The band's gutters divide the columns, and so does white
     space narrower than a gutter (TABLE_CELL_GAP_EM) that is free in every row spreading over several
     columns (a caption or title row spanning the table does not count). Only horizontal tables:
     elsewhere the column boundaries are not x positions."""
     if any(line.dx != 1.0 or line.dy != 0.0 for row in rows for line in row.lines):
-        return
+        return rows
     words = [[w for line in row.lines for w in line.words] for row in rows]
     every = [w for row in words for w in row]
     if not every:
-        return
+        return rows
     em = sorted(w.size for w in every)[len(every) // 2]
     telling = [row for row in words
                if len({bisect.bisect_right(gutters, (w.x0 + w.x1) / 2) for w in row}) > 1 or not gutters]
@@ -322,11 +320,13 @@ def _fill_cells(rows: list[Block], gutters: tuple) -> None:
             boundaries.add((reach + x0) / 2)
         reach = max(reach, x1)
     columns = sorted(boundaries)
+    filled = []
     for row, row_words in zip(rows, words):
         cells: list[list[Word]] = [[] for _ in range(len(columns) + 1)]
         for word in row_words:
             cells[bisect.bisect_right(columns, (word.x0 + word.x1) / 2)].append(word)
-        row.cells = cells
+        filled.append(replace(row, cells=cells))
+    return filled
 
 
 def _continues(before: list[TextLine], after: list[TextLine], flow: list[TextLine]) -> bool:
@@ -358,16 +358,17 @@ def _model_line(t: TextLine) -> Line:
 def _mark_running(blocks: list[Block], page_height: float) -> None:
     """Mark short one-line blocks in the top/bottom zones at the ends of the order, when
     white space sets them apart from the text (a heading at the top of the text is not one)."""
-    for block in blocks:
+    for i, block in enumerate(blocks):
         if (block.y1 <= HEADER_ZONE * page_height and _short(block)
                 and _space_below(block, blocks) > RUNNING_GAP_EM * _size(block)):
-            block.role = "header"
+            blocks[i] = replace(block, role="header")
         else:
             break
-    for block in reversed(blocks):
+    for i in range(len(blocks) - 1, -1, -1):
+        block = blocks[i]
         if (block.y0 >= (1 - FOOTER_ZONE) * page_height and _short(block)
                 and _space_above(block, blocks) > RUNNING_GAP_EM * _size(block)):
-            block.role = "footer"
+            blocks[i] = replace(block, role="footer")
         else:
             break
 

@@ -22,11 +22,13 @@ from typing import NamedTuple
 from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
-from .lines import (HORIZONTAL, LINE_TOLERANCE, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
-                    Segment, _merge_runs, _Run, box_height, box_height_of, text_unit, text_unit_of)
+from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
+                    Segment, _merge_runs, _Run, box_descent, box_height, box_height_of, text_unit,
+                    text_unit_of)
 from .model import Word
+from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
-                    TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_RATIO, _WHITESPACE,
+                    TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_HEIGHTS, _WHITESPACE,
                     _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
                     _word_spaces, build_words, leading_mark, words_at_breaks)
 
@@ -125,7 +127,7 @@ def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         units += [m[0]] * (b - a)
         run_sizes += [m[1]] * (b - a)
     # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
-    tol, back, gap = LINE_TOLERANCE, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
+    tol, back, gap = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
     if changes:
         cuts = [i for i, v, pv, h, ph, u, pe, size
                 in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:])
@@ -183,7 +185,7 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
     """(text unit, run size, box extent above and below the baseline) of upright glyphs."""
     h = box_height_of(height, size)
     unit = text_unit_of(height, size)
-    down = descent if 0.0 <= descent <= h else 0.2 * h
+    down = box_descent(descent, h)
     return unit, (size if size > 0 else unit), h - down, down
 
 
@@ -322,7 +324,7 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             spaced = [g > typical + limit or g > cap for g in gaps]
             if not _overlong_word(texts, spaced):
                 breaks = spaced
-    if top_char >= "\u0300" or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
+    if top_char >= FIRST_COMBINING or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
         _script_breaks(texts, breaks, gaps, cap)
     mark = leading_mark(glyphs)
     if mark:
@@ -337,7 +339,7 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     n = len(glyphs)
     first = glyphs[0]
     h = box_height(first)
-    down = first.descent if 0.0 <= first.descent <= h else 0.2 * h
+    down = box_descent(first.descent, h)
     up = h - down
     size = first.size
     one_flag = flags.count(flags[0]) == n
@@ -393,7 +395,7 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
         return None   # some whitespace glyph is no word space: build_words drops it first
     top_char = max(line_text)
     breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
-    if (top_char < "\u0590" and descents.count(descents[0]) == n
+    if (top_char < FIRST_RTL and descents.count(descents[0]) == n
             and dys.count(0.0) == n and min(dxs) > 0.0):
         return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
                         line_text)
@@ -432,9 +434,9 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
         line_text = "".join(texts)
         top_char = max(line_text)
-        if top_char < "\u0590" and not (_WHITESPACE.search(line_text) is not None
+        if top_char < FIRST_RTL and not (_WHITESPACE.search(line_text) is not None
                                         and _covered_space(texts, line_text, starts, ends)):
-            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_RATIO, texts, line_text, top_char)
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char)
             return _settled(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
                                            columns.end_xs, columns.fonts, columns.flags), line_text)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)

@@ -25,10 +25,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..glyph import Glyph
-from .lines import HORIZONTAL, LINE_TOLERANCE, Segment, interleaved
+from .lines import HORIZONTAL, LINE_TOLERANCE_HEIGHTS, Segment, group_by_baseline, interleaved
 from .model import Word
-from .scripts import is_rtl
-from .words import WORD_GAP_RATIO, build_words, leading_mark
+from .scripts import FIRST_RTL, is_rtl
+from .words import WORD_GAP_HEIGHTS, build_words, leading_mark
 
 # A free strip at least this wide (in font sizes) shared by consecutive rows is a gutter.
 # Column gutters are about 1 em or more (LaTeX \\columnsep is 10 pt, next to 10–12 pt text);
@@ -141,7 +141,7 @@ def reading_order(segments: list[Segment], page_text: str | None = None) -> list
     `page_text`, the page's glyph texts joined, spares the right-to-left census on pages
     without a single character of a right-to-left script."""
     leaves: list[tuple[list[Segment], str, tuple | None]] = []   # (segments, role, (table, columns) of a row)
-    rtl = (page_text is None or max(page_text, default="") >= "\u0590") and _right_to_left(segments)
+    rtl = (page_text is None or max(page_text, default="") >= FIRST_RTL) and _right_to_left(segments)
     _cut(segments, 0, leaves, "body", rtl)
     return [Flow(_leaf_lines(segs, rtl), role, grid is not None, *(grid or ()))
             for segs, role, grid in leaves if segs]
@@ -154,7 +154,7 @@ def _right_to_left(segments: list[Segment]) -> bool:
     for seg in segments:
         for g in seg.glyphs:
             ch = g.text[0]
-            if ch >= "\u0590" and is_rtl(ch):
+            if ch >= FIRST_RTL and is_rtl(ch):
                 rtl += 1
             elif ch.isalpha():
                 other += 1
@@ -164,14 +164,7 @@ def _right_to_left(segments: list[Segment]) -> bool:
 def _rows(segs: list[Segment]) -> list[list[Segment]]:
     """Segments grouped by shared baseline, top to bottom (the first segment is the reference);
     baselines a fraction of a line apart (an equation's rows) make one row."""
-    rows: list[list[Segment]] = []
-    ref = None
-    for s in sorted(segs, key=lambda s: s.v):
-        if ref is not None and abs(s.v - ref.v) <= LINE_TOLERANCE * max(s.height, ref.height):
-            rows[-1].append(s)
-        else:
-            rows.append([s])
-            ref = s
+    rows = group_by_baseline(list(segs))
     if len(rows) < 2:
         return rows
     merged = [rows[0]]
@@ -366,7 +359,7 @@ def _word_gaps(seg: Segment, out: list[float]) -> None:
     """Append the gaps between the words inside a segment."""
     prev_end = None
     spaced = False
-    limit = WORD_GAP_RATIO * seg.height
+    limit = WORD_GAP_HEIGHTS * seg.height
     for g, start, end in zip(seg.glyphs, seg.starts, seg.ends):
         if g.text.isspace():
             spaced = True
@@ -390,11 +383,15 @@ def _rows_aligned(a: list[Segment], b: list[Segment]) -> bool:
     baselines = sorted(s.v for s in big)
     hits = 0
     for s in small:
-        tol = LINE_TOLERANCE * s.height
+        tol = LINE_TOLERANCE_HEIGHTS * s.height
         i = bisect.bisect_left(baselines, s.v - tol)
         if i < len(baselines) and baselines[i] <= s.v + tol:
             hits += 1
     return hits >= ROW_ALIGNED_SHARE * len(small)
+
+
+def _interleaves(group: list[Segment], s: Segment) -> bool:
+    return any(interleaved(t, s) for t in group)
 
 
 def _leaf_lines(segs: list[Segment], rtl: bool = False) -> list[TextLine]:
@@ -402,17 +399,7 @@ def _leaf_lines(segs: list[Segment], rtl: bool = False) -> list[TextLine]:
     than a line (display math, a raised footnote number) form one line in stream order.
     Segments that overlap along the line on different baselines (lines.interleaved) are two
     lines however close."""
-    by_v = sorted(segs, key=lambda s: s.v)
-    groups: list[list[Segment]] = []
-    for s in by_v:
-        if groups:
-            last = groups[-1]
-            ref = last[0]
-            if (abs(s.v - ref.v) <= LINE_TOLERANCE * max(s.height, ref.height)
-                    and not any(interleaved(t, s) for t in last)):
-                last.append(s)
-                continue
-        groups.append([s])
+    groups = group_by_baseline(list(segs), _interleaves)
     lines: list[TextLine] = []
     i = 0
     n = len(groups)

@@ -42,8 +42,6 @@ CONTROL_CHARS = frozenset(
     "\x00"
 )
 
-SOFT_HYPHEN = "\u00ad"
-
 # A copy of the previous glyph closer than this (in font sizes, along and across the line) is a
 # fake-bold or shadow duplicate: poppler's dupMaxSecDelta; real neighbours are a full advance apart.
 DUPLICATE_MAX_DISTANCE_EM = 0.2

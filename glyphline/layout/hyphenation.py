@@ -27,11 +27,10 @@ from collections.abc import Iterable
 from itertools import repeat
 
 from .language import detect_language
-from .scripts import no_space_at_line_break
+from .scripts import SOFT_HYPHEN, no_space_at_line_break
 from .wordlists import WordList, word_list
 
-HYPHENS = frozenset("-\u2010\u00ad")
-SOFT_HYPHEN = "\u00ad"
+HYPHENS = frozenset("-\u2010" + SOFT_HYPHEN)
 
 # Punctuation stripped from a token's edges before looking it up (quotes, brackets, stops).
 _EDGE_PUNCT = "\"'“”‘’„«»‹›()[]{}.,;:!?…*"

@@ -26,19 +26,20 @@ from __future__ import annotations
 
 import math
 import re
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..glyph import TEXT_RISE, VERTICAL, Glyph
+from ..glyph import FALLBACK_DESCENT_SHARE, TEXT_RISE, VERTICAL, Glyph
 from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
+from .scripts import FIRST_SPACELESS_CJK, is_spaceless_cjk
 
 if TYPE_CHECKING:
     from ._upright import UprightColumns
 
 # Half the larger glyph box height: the normal-distance rule of HotPDF and pdf.js; raised or
 # lowered text (about 0.3–0.4 em) stays on its line, the next line (>= 1 em away) does not.
-LINE_TOLERANCE = 0.5
+LINE_TOLERANCE_HEIGHTS = 0.5
 
 # A glyph shown with a text rise (Ts), or the glyph after it, continues its stream neighbour's
 # line while their baselines are at most this many font sizes (the larger) apart: the producer
@@ -74,12 +75,14 @@ MAX_BOX_HEIGHT_EM = 3.0
 MAX_UNIT_EM = 1.25
 
 _SPACING_ACCENT = re.compile("[" + "".join(map(re.escape, SPACING_ACCENTS)) + "]")   # one scan of a page's text
+_BASELINE = attrgetter("v")        # sort key of runs and segments across their line
 _BY_U_THEN_ORDER = itemgetter(0, 3)   # sort key of _finish's items: along the line, then stream order
 HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
 
 # Some producers (Chromium) draw vertical CJK as upright horizontal glyphs stacked one below
-# the other. At least this many CJK glyphs drawn in a row, each straight below the previous
-# one (x within STACK_ALIGN_EM, y stepping by STACK_STEP_EM of a size), form a vertical line.
+# the other. At least this many CJK glyphs (scripts.is_spaceless_cjk) drawn in a row, each
+# straight below the previous one (x within STACK_ALIGN_EM, y stepping by STACK_STEP_EM of a
+# size), form a vertical line.
 STACK_MIN_GLYPHS = 3
 # On a page that has such columns, a column's last two glyphs (a short final column) count too.
 STACK_SHORT_GLYPHS = 2
@@ -124,6 +127,12 @@ def box_height_of(h: float, s: float) -> float:
     if MIN_BOX_HEIGHT_EM * s <= h <= MAX_BOX_HEIGHT_EM * s:
         return h
     return s if s > 0 else max(h, 1e-3)
+
+
+def box_descent(descent: float, h: float) -> float:
+    """The part of a box of height `h` below the baseline: the glyph's descent when it lies
+    within the box, else the typical share."""
+    return descent if 0.0 <= descent <= h else FALLBACK_DESCENT_SHARE * h
 
 
 def text_unit(g: Glyph) -> float:
@@ -179,7 +188,7 @@ def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment
     spare per-glyph passes (no CJK, no spacing accents on most pages)."""
     if text is None:
         text = "".join([g.text for g in glyphs])
-    if text and max(text) >= "\u2e80":   # every CJK code point is at or above U+2E80
+    if text and max(text) >= FIRST_SPACELESS_CJK:   # no CJK below it: no vertical runs to restack
         glyphs = restack_vertical(glyphs)
     accents = (_SPACING_ACCENT.search(text) is not None
                and not SPACING_ACCENTS.keys().isdisjoint([g.text for g in glyphs]))
@@ -201,8 +210,8 @@ def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment
 def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
     """Turn runs of upright CJK glyphs stacked top to bottom into vertical-writing glyphs."""
     n = len(glyphs)
-    if not any(g.text >= "\u2e80" for g in glyphs):
-        return glyphs   # no CJK on the page (every CJK code point is at or above U+2E80)
+    if not any(g.text >= FIRST_SPACELESS_CJK for g in glyphs):
+        return glyphs   # no CJK on the page
     runs: list[tuple[int, int]] = []   # [i, j] inclusive, at least STACK_SHORT_GLYPHS long
     i = 0
     lo, hi = STACK_STEP_EM
@@ -214,7 +223,7 @@ def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
             if not (a.dy == 0.0 and b.dy == 0.0 and abs(b.x - a.x) <= STACK_ALIGN_EM * size
                     and lo * size <= b.y - a.y <= hi * size
                     and len(a.text) == 1 and len(b.text) == 1
-                    and _is_cjk_char(a.text) and _is_cjk_char(b.text)):
+                    and is_spaceless_cjk(a.text) and is_spaceless_cjk(b.text)):
                 break
             j += 1
         if j + 1 - i >= STACK_SHORT_GLYPHS:
@@ -229,17 +238,11 @@ def restack_vertical(glyphs: list[Glyph]) -> list[Glyph]:
     return out
 
 
-def _is_cjk_char(ch: str) -> bool:
-    o = ord(ch)
-    return 0x2E80 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF \
-        or 0x20000 <= o <= 0x3FFFF
-
-
 def _upright_to_vertical(g: Glyph) -> Glyph:
     """The same glyph as part of a top-to-bottom line: origin at its top centre."""
     h = box_height(g)
     cx = g.x + (g.end_x - g.x) / 2
-    top = g.y - (h - (g.descent if 0.0 <= g.descent <= h else 0.2 * h))
+    top = g.y - (h - box_descent(g.descent, h))
     step = g.advance if g.advance > 0 else g.size
     return Glyph(g.text, cx, top, cx, top + step, step, 0.0, 1.0, h, g.descent, g.size,
                  g.font, g.flags | VERTICAL, g.mcid)
@@ -277,7 +280,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
         item = (u, end, g, index)
         flags = g.flags
         if (cur is not None and key == cur_key
-                and (abs(v - prev_v) <= LINE_TOLERANCE * (h if h > prev_h else prev_h)
+                and (abs(v - prev_v) <= LINE_TOLERANCE_HEIGHTS * (h if h > prev_h else prev_h)
                      or ((flags | prev_flags) & TEXT_RISE
                          and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size)))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
@@ -299,6 +302,23 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     return runs
 
 
+def group_by_baseline(items: list, apart=None) -> list[list]:
+    """Runs or segments grouped by shared baseline, top to bottom: an item joins the last group
+    when its baseline lies within LINE_TOLERANCE_HEIGHTS of the group's first item (its reference, so
+    groups never chain) and, given `apart`, apart(group, item) is false. Sorts `items` by v."""
+    items.sort(key=_BASELINE)
+    groups: list[list] = []
+    ref = None
+    for item in items:
+        if (ref is not None and abs(item.v - ref.v) <= LINE_TOLERANCE_HEIGHTS * max(item.height, ref.height)
+                and (apart is None or not apart(groups[-1], item))):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+            ref = item
+    return groups
+
+
 def _merge_runs(runs: list[_Run]) -> list[_Run]:
     """Merge runs that share a baseline and touch along it.
 
@@ -308,17 +328,8 @@ def _merge_runs(runs: list[_Run]) -> list[_Run]:
     """
     if len(runs) == 1:
         return runs
-    runs.sort(key=lambda r: r.v)
-    groups: list[list[_Run]] = []
-    ref = None
-    for run in runs:
-        if ref is not None and abs(run.v - ref.v) <= LINE_TOLERANCE * max(run.height, ref.height):
-            groups[-1].append(run)
-        else:
-            groups.append([run])
-            ref = run
     merged: list[_Run] = []
-    for group in groups:
+    for group in group_by_baseline(runs):
         if len(group) > 1:
             group.sort(key=lambda r: r.u0)
         current = group[0]
@@ -457,7 +468,7 @@ def _segment(key: int, cos: float, sin: float, items: list) -> Segment:
             if vertical:
                 up = down = h / 2
             else:
-                down = g.descent if 0.0 <= g.descent <= h else 0.2 * h
+                down = box_descent(g.descent, h)
                 up = h - down
         if unit > best_h:
             best_h, base_v = unit, v

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .blocks import LIST_MARKER, SYMBOL_FONT, TextLine
-from .scripts import is_rtl
+from .scripts import FIRST_RTL, is_rtl
 
 # Baseline step above this multiple of the median pitch opens a paragraph (seed article 004).
 PARAGRAPH_GAP_RATIO = 1.45
@@ -203,7 +203,7 @@ def _right_to_left(lines: list[TextLine]) -> bool:
     for line in lines:
         for w in line.words:
             total += 1
-            if w.text[:1] >= "\u0590" and is_rtl(w.text[0]):
+            if w.text[:1] >= FIRST_RTL and is_rtl(w.text[0]):
                 rtl += 1
     return 2 * rtl > total
 

@@ -77,6 +77,7 @@ FIRST_RTL = "\u0590"                # the Hebrew block: the first strong R/AL le
 FIRST_HANGUL = "\u1100"             # the first range of HANGUL_RANGES
 FIRST_SPACELESS_CJK = "\u2e80"      # the first range of SPACELESS_CJK_RANGES
 FIRST_CJK_PUNCTUATION = "\u3000"    # the first range of CJK_PUNCTUATION_RANGES
+SOFT_HYPHEN = "\u00ad"              # a break opportunity the producer marked: shown only at a line end
 
 VERTICAL_FORMS = re.compile("[\ufe10-\ufe19\ufe30-\ufe4f]")
 ARABIC_PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]")   # FEFF is the BOM, not a form

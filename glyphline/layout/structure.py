@@ -29,7 +29,7 @@ deeper (markers less than ALIGN_EM right of the previous one share its indent).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from . import FOOTER_ZONE, HEADER_ZONE
@@ -148,67 +148,94 @@ def heading_styles(layouts: Iterable[PageLayout]) -> HeadingStyles:
     return HeadingStyles(body_size, body_bold, tuple(styles), running)
 
 
+@dataclass(slots=True)
+class _Marks:
+    """What mark_structure decides for one block; the block is remade with it at the end."""
+    kind: str = "paragraph"
+    level: int = 0
+    marker: str = ""
+    notes: dict[tuple[int, int], str] = field(default_factory=dict)   # (line, word) → its footnote's mark
+
+
 def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
-    """Set each block's kind, level and marker (see the module doc); the marker is taken off the text."""
-    candidates: list[tuple[Block, str]] = []
-    for block in layout.blocks:
-        block.kind, block.level, block.marker = "paragraph", 0, ""
+    """Remake each block with its kind, level and marker (see the module doc); the marker is
+    taken off the text."""
+    blocks = layout.blocks
+    marks = [_Marks() for _ in blocks]
+    candidates: list[tuple[int, str]] = []
+    for i, block in enumerate(blocks):
+        mark = marks[i]
         if block.table >= 0 and block.cells:
-            block.kind = "table_row"
+            mark.kind = "table_row"
             continue
         if block.role != "rotated" and (headings.is_running(block, layout.height) or _page_number(block, layout)):
-            block.kind = "running"
+            mark.kind = "running"
             continue
         if block.role == "rotated":
             continue
         style = _heading_style(block, headings.body_size, headings.body_bold)
         if style is not None and headings.level(*style):
-            block.kind, block.level = "heading", headings.level(*style)
+            mark.kind, mark.level = "heading", headings.level(*style)
             continue
         marker = _marker(block)
         if marker:
-            block.kind = "list_item"
-            candidates.append((block, marker))
-    blocks = layout.blocks
-    index = {id(block): i for i, block in enumerate(blocks)}
-    items = {id(block) for block, _ in candidates}
-    for block, marker in candidates:
-        i = index[id(block)]
-        neighbour = (i > 0 and id(blocks[i - 1]) in items) or (i + 1 < len(blocks) and id(blocks[i + 1]) in items)
-        if not (neighbour or DIGIT_NUMBERED.match(marker) or marker in BULLETS or _symbol_bullet(block)):
-            block.kind = "paragraph"   # a lone "A." or "iv." opens a sentence as often as a list
+            mark.kind = "list_item"
+            candidates.append((i, marker))
+    items = {i for i, _ in candidates}
+    for i, marker in candidates:
+        neighbour = i - 1 in items or i + 1 in items
+        if not (neighbour or DIGIT_NUMBERED.match(marker) or marker in BULLETS or _symbol_bullet(blocks[i])):
+            marks[i].kind = "paragraph"   # a lone "A." or "iv." opens a sentence as often as a list
             continue
-        block.marker = marker
-        _take_marker(block, marker)
-    _nest_lists(blocks)
-    _pair_footnotes(blocks, headings.body_size)
+        marks[i].marker = marker
+    _nest_lists(blocks, marks)
+    _pair_footnotes(blocks, marks, headings.body_size)
+    layout.blocks = [_remade(block, mark) for block, mark in zip(blocks, marks)]
 
 
-def _pair_footnotes(blocks: list[Block], body_size: float) -> None:
+def _remade(block: Block, mark: _Marks) -> Block:
+    lines = block.lines
+    if mark.notes:
+        lines = [replace(line, words=[word._replace(note=mark.notes[(li, wi)]) if (li, wi) in mark.notes else word
+                                      for wi, word in enumerate(line.words)])
+                 if any(key[0] == li for key in mark.notes) else line
+                 for li, line in enumerate(lines)]
+    if mark.marker:
+        lines = [replace(lines[0], words=_without_marker(lines[0].words, mark.marker))] + list(lines[1:])
+    return replace(block, lines=lines, kind=mark.kind, level=mark.level, marker=mark.marker)
+
+
+def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) -> None:
     """Footnotes (see the module doc) and the first reference to each in the page's text."""
     small = (1 - SIZE_CHANGE_RATIO) * body_size
-    body_bottom = max((b.y1 for b in blocks if b.kind != "running" and _block_size(b) >= small), default=None)
-    notes: dict[str, Block] = {}
-    for block in blocks:
+    body_bottom = max((b.y1 for b, m in zip(blocks, marks) if m.kind != "running" and _block_size(b) >= small),
+                      default=None)
+    notes: dict[str, int] = {}
+    for i, block in enumerate(blocks):
         words = block.lines[0].words
-        if (block.kind == "paragraph" and block.role in ("body", "footer") and len(words) > 1
+        if (marks[i].kind == "paragraph" and block.role in ("body", "footer") and len(words) > 1
                 and FOOTNOTE_NUMBER.match(words[0].text) and _block_size(block) < small
                 and (body_bottom is None or block.y0 >= body_bottom)):
-            notes.setdefault(words[0].text, block)
+            notes.setdefault(words[0].text, i)
     if not notes:
         return
-    for block in blocks:
-        if block.kind not in ("paragraph", "list_item", "heading") or _block_size(block) < small:
+    for i, block in enumerate(blocks):
+        if marks[i].kind not in ("paragraph", "list_item", "heading") or _block_size(block) < small:
             continue
-        for line in block.lines:
-            for word in line.words:
+        for li, line in enumerate(block.lines):
+            words = line.words
+            if li == 0 and marks[i].marker:   # a list item's words as they read once its marker is taken off
+                words = _without_marker(words, marks[i].marker)
+                offset = len(line.words) - len(words)
+            else:
+                offset = 0
+            for wi, word in enumerate(words):
                 match = FOOTNOTE_REF.match(word.text)
-                if match is None or match.group(2) not in notes or notes[match.group(2)].kind == "footnote":
+                if match is None or match.group(2) not in notes or marks[notes[match.group(2)]].kind == "footnote":
                     continue
-                note = notes[match.group(2)]
+                note = marks[notes[match.group(2)]]
                 note.kind, note.marker = "footnote", match.group(2)
-                _take_marker(note, note.marker)
-                word.note = note.marker
+                marks[i].notes[(li, wi + offset)] = note.marker
 
 
 def _block_size(block: Block) -> float:
@@ -312,27 +339,28 @@ def _symbol_bullet(block: Block) -> bool:
     return len(first.text) == 1 and bool(SYMBOL_FONT.search(first.font))
 
 
-def _take_marker(block: Block, marker: str) -> None:
-    words = block.lines[0].words
+def _without_marker(words: list[Word], marker: str) -> list[Word]:
+    """A first line's words with the item's (or footnote's) marker taken off its first word."""
+    if not words:
+        return words
     if words[0].text == marker:
-        del words[0]
-    else:
-        words[0].text = words[0].text[len(marker):]
+        return words[1:]
+    return [words[0]._replace(text=words[0].text[len(marker):])] + words[1:]
 
 
-def _nest_lists(blocks: list[Block]) -> None:
+def _nest_lists(blocks: list[Block], marks: list[_Marks]) -> None:
     """Depth of each list item: its marker's indent among the distinct indents of its run of items."""
-    run: list[Block] = []
-    for block in blocks + [None]:
-        if block is not None and block.kind == "list_item":
-            run.append(block)
+    run: list[int] = []
+    for i in range(len(blocks) + 1):
+        if i < len(blocks) and marks[i].kind == "list_item":
+            run.append(i)
             continue
         if run:
-            _nest_run(run)
+            _nest_run([blocks[j] for j in run], [marks[j] for j in run])
             run = []
 
 
-def _nest_run(run: list[Block]) -> None:
+def _nest_run(run: list[Block], marks: list[_Marks]) -> None:
     # markers within ALIGN_EM of the previous one share an indent (right-aligned "(i)", "(ii)", "(iii)" step left)
     indents: list[float] = []
     previous = None
@@ -341,9 +369,9 @@ def _nest_run(run: list[Block]) -> None:
         if previous is None or x - previous > ALIGN_EM * _em(block):
             indents.append(x)
         previous = x
-    for block in run:
+    for block, mark in zip(run, marks):
         x = _marker_x(block)
-        block.level = max(i for i, indent in enumerate(indents) if x >= indent)
+        mark.level = max(i for i, indent in enumerate(indents) if x >= indent)
 
 
 def _marker_x(block: Block) -> float:

@@ -17,7 +17,7 @@ import zlib
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..sitefetch import site_loader
+from ..sitefetch import LazyData, site_loader
 
 WordListLoader = Callable[[str], Optional[bytes]]
 
@@ -112,34 +112,24 @@ def browser_loader(base_url: str) -> WordListLoader:
     return site_loader(base_url, ".words.z")
 
 
-_loader: WordListLoader = file_loader
-_cache: dict[str, WordList | None] = {}
+_word_lists = LazyData(file_loader)
 
 
 def set_wordlist_loader(loader: WordListLoader) -> None:
     """Install where word-list bytes come from (the web worker installs `browser_loader`)."""
-    global _loader
-    _loader = loader
-    _cache.clear()
+    _word_lists.set_loader(loader)
 
 
 def word_list(language: str | None) -> WordList | None:
     """The word list of `language` ("en", "de"), loaded on first use; None when there is none."""
     if not isinstance(language, str) or not LANGUAGE.fullmatch(language):
         return None
-    if language in _cache:
-        return _cache[language]
+    return _word_lists.get(language, lambda data: _parsed(data, language))
+
+
+def _parsed(data: bytes, language: str) -> WordList | None:
     try:
-        data = _loader(language)
-    except Exception:   # a loader is outside code (network, file system): never fatal here
-        data = None
-    words = None
-    if data:
-        try:
-            words = WordList(data)
-        except WordListError:
-            words = None
-        if words is not None and words.language != language:
-            words = None
-    _cache[language] = words
-    return words
+        words = WordList(data)
+    except WordListError:
+        return None
+    return words if words.language == language else None

@@ -3,7 +3,7 @@
 A space goes where the gap from the furthest advance end so far (the font advance, not the
 pen, which includes Tc/Tw: ISO 32000-1 §9.4.4; a zero-advance mark ends inside its base) to
 the next glyph's origin exceeds
-WORD_GAP_RATIO × the larger of the two glyph box heights. Letter-spaced lines (every letter
+WORD_GAP_HEIGHTS × the larger of the two glyph box heights. Letter-spaced lines (every letter
 apart) measure the word gap above the line's own typical letter gap instead. Whitespace glyphs
 separate words and never add a second space, unless they take no room or are drawn over the
 letters beside them (SPACE_COVERED_SHARE); two CJK characters (or a glyph that continues an
@@ -18,14 +18,14 @@ from itertools import compress
 
 from ..glyph import Glyph
 from .bidi import logical_words
-from .lines import box_height, text_unit
+from .lines import box_descent, box_height, text_unit
 from .model import Word
-from .scripts import (FIRST_HANGUL, PRE_BASE_VOWEL_SIGNS, is_hangul, is_rtl, no_space_between,
-                      reorder_pre_base_vowels)
+from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_SIGNS, SOFT_HYPHEN, is_hangul,
+                      is_rtl, no_space_between, reorder_pre_base_vowels)
 
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
 # 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
-WORD_GAP_RATIO = 0.14
+WORD_GAP_HEIGHTS = 0.14
 
 # A line is letter-spaced when at least this share of its glyph gaps would be spaces
 # ("S U M M A R Y"); ordinary lines have one space per 4–7 glyphs.
@@ -39,7 +39,7 @@ LETTER_SPACED_MIN_GAPS = 4
 # space their words count (below U+0590: Latin, Greek, Cyrillic, Armenian); any other glyph
 # ends the run (digits in comb fields, hyphens, space glyphs, CJK lines tracked as a whole).
 LETTER_SPACED_MAX_WORD = 20
-_SPACED_SCRIPTS_END = "\u0590"
+_SPACED_SCRIPTS_END = FIRST_RTL   # the spaced alphabets end where the right-to-left scripts begin
 
 # ... counting only the gaps between two letters or digits: a dot leader ("Limitations . . . 13")
 # spaces its dots a quarter em apart, which says nothing about the letters' spacing. Hangul
@@ -66,7 +66,6 @@ SPACE_COVERED_SHARE = 0.8
 # larger space from the line above over "q|ue" 16 %, "F|orm" 100 %.
 SPACE_START_INSIDE_SHARE = 0.1
 
-SOFT_HYPHEN = "\u00ad"
 
 # Any character str.isspace() accepts (the re module uses the same Unicode test).
 _WHITESPACE = re.compile(r"\s")
@@ -103,7 +102,7 @@ def leading_mark(glyphs: list[Glyph]) -> int:
 
 
 def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
-                ratio: float = WORD_GAP_RATIO) -> list[bool]:
+                ratio: float = WORD_GAP_HEIGHTS) -> list[bool]:
     """For each glyph after the first: does a word space come before it?"""
     n = len(glyphs)
     if n < 2:
@@ -198,13 +197,13 @@ def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps) -> None:
         b = texts[i]
         if a.isspace() or b.isspace():
             breaks[i - 1] = True      # the whitespace glyph itself separates; no extra space
-        elif breaks[i - 1] and (a[-1] >= "\u0300" or b[0] >= "\u0300") and no_space_between(a, b):
+        elif breaks[i - 1] and (a[-1] >= FIRST_COMBINING or b[0] >= FIRST_COMBINING) and no_space_between(a, b):
             # CJK, or a cluster continuing (scripts.py), unless the gap is a table's
             breaks[i - 1] = gaps[i - 1] > (caps if type(caps) is float else caps[i - 1])
 
 
 def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
-                ratio: float = WORD_GAP_RATIO, base_rtl: bool | None = None,
+                ratio: float = WORD_GAP_HEIGHTS, base_rtl: bool | None = None,
                 columns: list[tuple] | None = None) -> list[Word]:
     """Cut one line (glyphs sorted along it) into words, in logical reading order.
 
@@ -230,7 +229,7 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
 def words_at_breaks(glyphs: list[Glyph], breaks: list[bool], line_text: str,
                     base_rtl: bool | None = None) -> list[Word]:
     """The words of a line cut at its word breaks, in logical reading order (build_words)."""
-    if any(g.text[0] >= "\u0590" and is_rtl(g.text[0]) for g in glyphs):
+    if any(g.text[0] >= FIRST_RTL and is_rtl(g.text[0]) for g in glyphs):
         # right-to-left text is painted in visual order: UAX #9 gives the reading order
         starts_word = [False] + breaks
         words = [_word([glyphs[i] for i in indices], text)
@@ -320,7 +319,8 @@ def _soft_hyphens(words: list[Word]) -> None:
         if SOFT_HYPHEN in w.text:
             # a soft hyphen is only visible (and only matters) at the end of the line
             body = w.text.rstrip(SOFT_HYPHEN).replace(SOFT_HYPHEN, "")
-            w.text = body + SOFT_HYPHEN if (i == last and w.text.endswith(SOFT_HYPHEN) and body) else body
+            words[i] = w._replace(text=body + SOFT_HYPHEN if (i == last and w.text.endswith(SOFT_HYPHEN) and body)
+                               else body)
 
 
 def _word(glyphs: list[Glyph], text: str | None = None) -> Word:
@@ -342,7 +342,7 @@ def _word(glyphs: list[Glyph], text: str | None = None) -> Word:
         if metrics != (g.height, g.size, g.descent):
             metrics = (g.height, g.size, g.descent)
             h = box_height(g)
-            d = g.descent if 0.0 <= g.descent <= h else 0.2 * h
+            d = box_descent(g.descent, h)
         if g.dy == 0.0 and g.dx > 0.0:
             # upright horizontal text (the common case): the box is origin..end by ascent..descent
             if g.x < x0:

@@ -5,34 +5,24 @@
 - preserve: the page's own line breaks, blocks separated by one blank line (so columns,
   which are separate blocks, stay apart).
 
-A word hyphenated across a page break ("en-" at the foot of one page, "code" at the head of the
-next) is joined onto the end of the first page by `join_across_pages` before reflow rendering:
-the form feed stays where it was, and each page keeps only whole words.
+What the pages say together (the dehyphenation vocabulary, words hyphenated across a page
+break) is found by layout.across_pages before the pages are rendered here.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..layout.hyphenation import Vocabulary, ends_with_break_hyphen, join_broken, join_lines
-from ..layout.model import Block, PageLayout
+from ..layout.across_pages import build_vocabulary
+from ..layout.hyphenation import Vocabulary, join_lines
+from ..layout.model import PageLayout
 
 if TYPE_CHECKING:
     from . import PageContext, RenderedPage
 
-__all__ = ["render_page", "reflow_page", "preserve_page", "join_pages", "build_vocabulary", "join_across_pages",
-           "Vocabulary", "MODES", "PAGE_MARKER"]
+__all__ = ["render_page", "reflow_page", "preserve_page", "join_pages", "Vocabulary", "MODES", "PAGE_MARKER"]
 
 MODES = ("reflow", "preserve")
 PAGE_MARKER = "--- Page {number} ---"
-
-
-def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
-    """Count every unbroken word of the document: the evidence dehyphenation consults."""
-    vocabulary = Vocabulary()
-    vocabulary.add_lines([w.text for w in line.words]
-                         for layout in layouts for block in layout.blocks for line in block.lines)
-    return vocabulary
 
 
 def render_page(layout: PageLayout, mode: str = "reflow", vocabulary: Vocabulary | None = None,
@@ -81,46 +71,3 @@ def join_pages(pages: "list[RenderedPage]", *, markers: bool = False, page_break
 
 def _with_final_newline(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
-
-
-def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) -> None:
-    """Join words hyphenated across consecutive pages, in place (reflow with dehyphenation).
-
-    The last body block of a page that ends in a break hyphen takes the first word of the next
-    page's first body block (running headers skipped), joined by the dehyphenation rules.
-    """
-    for page, following in zip(layouts, layouts[1:]):
-        if following.number != page.number + 1:
-            continue
-        last = _last_body(page)
-        first = _first_body(following)
-        if last is None or first is None:
-            continue
-        tail_line = last.lines[-1]
-        head_line = first.lines[0]
-        if not tail_line.words or not head_line.words:
-            continue
-        tail = tail_line.words[-1]
-        head = head_line.words[0]
-        if not ends_with_break_hyphen(tail.text) or not head.text[:1].isalnum():
-            continue
-        tail.text = join_broken(tail.text, head.text, vocabulary)
-        del head_line.words[0]
-        if not head_line.words:
-            del first.lines[0]
-            if not first.lines:
-                following.blocks.remove(first)
-
-
-def _last_body(layout: PageLayout) -> Block | None:
-    for block in reversed(layout.blocks):
-        if block.role == "body" and block.lines:
-            return block
-    return None
-
-
-def _first_body(layout: PageLayout) -> Block | None:
-    for block in layout.blocks:
-        if block.role == "body" and block.lines:
-            return block
-    return None

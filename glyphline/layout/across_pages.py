@@ -1,0 +1,86 @@
+"""Document-level layout: what the pages say together, after every page is laid out.
+
+- the vocabulary: every unbroken word of the document, the evidence dehyphenation consults;
+- words hyphenated across a page break ("en-" at the foot of one page, "code" at the head of
+  the next) are joined onto the end of the first page: each page keeps only whole words.
+
+The renderers read the result (the joined layouts, PageContext.vocabulary); they decide nothing.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
+from .model import Block, PageLayout
+
+
+def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
+    """Count every unbroken word of the document: the evidence dehyphenation consults."""
+    vocabulary = Vocabulary()
+    vocabulary.add_lines([w.text for w in line.words]
+                         for layout in layouts for block in layout.blocks for line in block.lines)
+    return vocabulary
+
+
+def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) -> list[PageLayout]:
+    """The layouts with words hyphenated across consecutive pages joined (reflow with
+    dehyphenation); the records given are left as they are, a changed page is a new record.
+
+    The last body block of a page that ends in a break hyphen takes the first word of the next
+    page's first body block (running headers skipped), joined by the dehyphenation rules.
+    """
+    out = list(layouts)
+    for i in range(len(out) - 1):
+        page, following = out[i], out[i + 1]
+        if following.number != page.number + 1:
+            continue
+        last = _last_body(page)
+        first = _first_body(following)
+        if last is None or first is None:
+            continue
+        tail_line = page.blocks[last].lines[-1]
+        head_line = following.blocks[first].lines[0]
+        if not tail_line.words or not head_line.words:
+            continue
+        tail = tail_line.words[-1]
+        head = head_line.words[0]
+        if not ends_with_break_hyphen(tail.text) or not head.text[:1].isalnum():
+            continue
+        joined = tail._replace(text=join_broken(tail.text, head.text, vocabulary))
+        out[i] = _with_line(page, last, -1, replace(tail_line, words=tail_line.words[:-1] + [joined]))
+        out[i + 1] = _with_line(following, first, 0,
+                                replace(head_line, words=head_line.words[1:]) if len(head_line.words) > 1 else None)
+    return out
+
+
+def _with_line(layout: PageLayout, block_index: int, line_index: int, line) -> PageLayout:
+    """The layout with one line of one block replaced, or removed (None); a block left without
+    lines is removed too."""
+    block = layout.blocks[block_index]
+    lines = list(block.lines)
+    if line is None:
+        del lines[line_index]
+    else:
+        lines[line_index] = line
+    blocks = list(layout.blocks)
+    if lines:
+        blocks[block_index] = replace(block, lines=lines)
+    else:
+        del blocks[block_index]
+    return replace(layout, blocks=blocks)
+
+
+def _last_body(layout: PageLayout) -> int | None:
+    for i in range(len(layout.blocks) - 1, -1, -1):
+        block: Block = layout.blocks[i]
+        if block.role == "body" and block.lines:
+            return i
+    return None
+
+
+def _first_body(layout: PageLayout) -> int | None:
+    for i, block in enumerate(layout.blocks):
+        if block.role == "body" and block.lines:
+            return i
+    return None

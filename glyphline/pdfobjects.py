@@ -1,0 +1,34 @@
+"""Reading pypdf objects defensively: the one place indirect references are followed.
+
+Every stage that reads the file's objects (document, content interpreter, annotations, fonts)
+resolves through `resolve`, so a dangling reference, a reference loop or a null reads the same
+everywhere: as a missing value.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pypdf.generic import IndirectObject, NullObject
+
+from .errors import BudgetExceeded
+from .limits import PageBudgetExceeded
+
+MAX_REFERENCE_HOPS = 32   # a reference to a reference …: real files use one hop, a loop never ends
+_BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
+
+
+def resolve(obj: Any) -> Any:
+    """`obj` with indirect references followed (bounded); None for dangling ones and for null.
+    Running out of a budget while reading propagates; any other failure reads as None."""
+    try:
+        for _ in range(MAX_REFERENCE_HOPS):
+            if not isinstance(obj, IndirectObject):
+                break
+            obj = obj.get_object()
+    except _BUDGET_ERRORS:
+        raise
+    except Exception:
+        return None
+    if isinstance(obj, (IndirectObject, NullObject)):
+        return None
+    return obj
