@@ -54,6 +54,12 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((code, re.compile(pat
     ("form-too-deep", r"^Form XObjects nested deeper than (?P<limit>\d+); deeper ones skipped$"),
     ("form-unreadable", r"^Form XObject /(?P<name>\S+) could not be read$"),
     ("xfa-form", r"^this file is an XFA form"),
+    ("hidden-layers", r"^(?P<count>\d+) glyph\(s\) on page (?P<page>\d+) are in optional content \(layers\) hidden when the document opens"),
+    ("ocr-unsure", r"^page (?P<page>\d+): OCR is unsure of this page \(mean word confidence (?P<confidence>\d+) of 100\)"),
+    ("ocr-skipped", r"^page (?P<page>\d+): OCR skipped (?P<detail>.*); no page renderer is available$"),
+    ("structure-unused", r"^the structure tree (?:was not used|could not be read)"),
+    ("not-tagged", r"^the document is not tagged \(no structure tree\)"),
+    ("structure-failed", r"^page (?P<page>\d+): its structure could not be found \((?P<reason>.*)\)"),
 ))
 _PAGE_PREFIX = re.compile(r"^page (?P<page>\d+): (?=.)")
 

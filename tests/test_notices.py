@@ -84,3 +84,31 @@ def test_every_code_is_worded_in_the_web_app(language):
     notices_block = table[table.index("notices: {"):]
     worded = set(re.findall(r'^\s+"([a-z-]+)":', notices_block, re.M))
     assert set(NOTICE_CODES) <= worded
+
+
+def test_the_warnings_of_hidden_layers_and_untagged_order_are_coded_from_the_engine_s_own_sentences():
+    from pdfbuilder import PdfBuilder
+
+    from glyphline.extract import extract_text
+    from glyphline.notices import notices
+
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    layer = b.add({"Type": "/OCG", "Name": b"draft"})
+    b.page(b"BT /F1 12 Tf 72 700 Td (Shown) Tj ET /OC /L0 BDC BT /F1 12 Tf 72 680 Td (Draft) Tj ET EMC",
+           fonts={"F1": font}, resources={"Properties": {"L0": layer}})
+    result = extract_text(b.build(catalog={"OCProperties": {"OCGs": [layer], "D": {"OFF": [layer]}}}), order="tags")
+    found = notices(result.document_warnings, [(page.number, page.warnings) for page in result.pages])
+    codes = {n.code: n for n in found}
+    assert codes["hidden-layers"].params["count"] == 5 and codes["hidden-layers"].page == 1
+    assert "not-tagged" in codes and OTHER not in codes
+
+
+@pytest.mark.parametrize("text, code", [
+    ("page 2: OCR is unsure of this page (mean word confidence 41 of 100); check its text against the scan",
+     "ocr-unsure"),
+    ("page 4: OCR skipped a JBIG2 image; no page renderer is available", "ocr-skipped"),
+    ("the structure tree could not be read (KeyError); reading order comes from the page layout", "structure-unused"),
+])
+def test_ocr_and_structure_sentences(text, code):
+    assert notice(text).code == code
