@@ -162,7 +162,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         analysed: list[tuple[PageLayout, list[str], int]] = []
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
-            analysed.append(_analyse(document, number, order=options.order))
+            analysed.append(_analyse(document, number, order=options.order, styled=_styled(options, keep_layouts)))
             if on_progress is not None:
                 on_progress(done, len(numbers))
         return finish_document(document, analysed, options, selection_warnings, keep_layouts=keep_layouts)
@@ -176,7 +176,7 @@ def finish_document(document: Document, analysed: list[tuple[PageLayout, list[st
     vocabulary, cross-page joins, structure (Markdown), rendering, and the scan report."""
     render = renderer(options.mode)
     with fewer_collections():
-        analysed = _with_document_stats(document, analysed, options.order)
+        analysed = _with_document_stats(document, analysed, options.order, _styled(options, keep_layouts))
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
         if vocabulary is not None:   # "en-" | "code": the word is joined on the first page
             joined = join_across_pages([layout for layout, _, _ in analysed], vocabulary)
@@ -216,10 +216,10 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     for done, number in enumerate(numbers, 1):
         if _cancel_requested(cancel):
             return
-        layout, warnings, rotation = _analyse(document, number, order=options.order)
+        layout, warnings, rotation = _analyse(document, number, order=options.order, styled=_styled(options))
         if seen and needs_document_stats(layout):
             layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]),
-                                                  order=options.order)
+                                                  order=options.order, styled=_styled(options))
         seen.append(layout)
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
@@ -320,20 +320,28 @@ def _check_cancel(cancel: CancelSignal) -> None:
         raise Cancelled("extraction was cancelled")
 
 
-def _analyse(document: Document, number: int, doc_stats=None, *, order: str = "geometry") -> tuple[PageLayout, list[str], int]:
+def _styled(options: ExtractOptions, keep_layouts: bool = False) -> bool:
+    """Do the words need their font style and links? Only structured outputs (Markdown) and
+    callers who keep the layouts read them; plain text skips the work."""
+    return keep_layouts or renderer(options.mode).structured
+
+
+def _analyse(document: Document, number: int, doc_stats=None, *, order: str = "geometry",
+             styled: bool = False) -> tuple[PageLayout, list[str], int]:
     with fewer_collections():  # interpretation and layout both allocate ~10⁵ small acyclic objects
-        return _analyse_page(document, number, doc_stats, order)
+        return _analyse_page(document, number, doc_stats, order, styled)
 
 
-def _analyse_page(document: Document, number: int, doc_stats=None,
-                  order: str = "geometry") -> tuple[PageLayout, list[str], int]:
+def _analyse_page(document: Document, number: int, doc_stats=None, order: str = "geometry",
+                  styled: bool = False) -> tuple[PageLayout, list[str], int]:
     from .layout import analyze_page, fallback_layout
 
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
     facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs,
-             "hidden_glyphs": page.hidden_glyphs,
-             "font_styles": page.font_styles, "links": page.links}
+             "hidden_glyphs": page.hidden_glyphs}
+    if styled:
+        facts.update(font_styles=page.font_styles, links=page.links)
     structure = document.structure if order != "geometry" else None
     tags = structure.page(number - 1) if structure is not None else None
     failure = []
@@ -359,14 +367,15 @@ def _debugging() -> bool:
     return bool(os.environ.get("GLYPHLINE_DEBUG"))
 
 
-def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]], order: str):
+def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]], order: str,
+                         styled: bool):
     """Second look at the pages that were short of evidence, with the whole document's statistics."""
     short = [i for i, (layout, _, _) in enumerate(analysed) if needs_document_stats(layout)]
     if not short or len(short) == len(analysed):
         return analysed  # nothing to fix, or no page has more evidence than the others
     stats = collect_doc_stats([layout for layout, _, _ in analysed])
     for i in short:
-        analysed[i] = _analyse(document, analysed[i][0].number, stats, order=order)
+        analysed[i] = _analyse(document, analysed[i][0].number, stats, order=order, styled=styled)
     return analysed
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from .document import Document
 from .document import open as open_document
-from .extract import (CancelSignal, ProgressCallback, Result, _analyse, _check_cancel, _options,
+from .extract import (CancelSignal, ProgressCallback, Result, _analyse, _check_cancel, _options, _styled,
                       finish_document, select_pages, extract_text)
 from .layout.model import PageLayout
 from .limits import Limits
@@ -45,7 +45,7 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
     done = 0
     with ProcessPoolExecutor(max_workers=workers - 1, initializer=_open_in_worker,
                              initargs=(data, options.password, limits, options.annotations)) as pool:
-        futures = [pool.submit(_analyse_chunk, chunk, options.order) for chunk in chunks]
+        futures = [pool.submit(_analyse_chunk, chunk, options.order, _styled(options)) for chunk in chunks]
         try:
             # this process is one of the workers (its pages are neither reopened nor pickled): it
             # takes the runs no worker has started yet, from the end, until it meets the others
@@ -53,7 +53,8 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
                 if not futures[i].cancel():
                     break
                 _check_cancel(cancel)
-                results[i] = [_analyse(document, number, order=options.order) for number in chunks[i]]
+                results[i] = [_analyse(document, number, order=options.order, styled=_styled(options))
+                              for number in chunks[i]]
                 done += len(chunks[i])
                 if on_progress is not None:
                     on_progress(done, len(numbers))
@@ -96,6 +97,6 @@ def _open_in_worker(data: bytes, password: str, limits: Limits | None, annotatio
     _worker_document = open_document(data, password=password, limits=limits, annotations=annotations)
 
 
-def _analyse_chunk(numbers: list[int], order: str) -> list[Analysed]:
+def _analyse_chunk(numbers: list[int], order: str, styled: bool) -> list[Analysed]:
     assert _worker_document is not None, "the pool's initializer opens the document"
-    return [_analyse(_worker_document, number, order=order) for number in numbers]
+    return [_analyse(_worker_document, number, order=order, styled=styled) for number in numbers]
