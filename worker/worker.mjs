@@ -5,6 +5,8 @@
 //   page → worker  {type: "cancel", id}     seen between pages when canPause, else the page restarts the worker
 //   worker → page  {type: "loading", stage, done, total}        start-up: bytes of the boot files so far
 //   worker → page  {type: "ready", timings, canPause} | {type: "fatal", message}
+//   worker → page  {type: "snapshot", stored, bytes, ms} | {type: "snapshot", stored: false, error}
+//                  after a normal boot, when the memory snapshot for the next visits was taken
 //   worker → page  {type: "progress", id, page, pages}          after every page
 //   worker → page  {type: "result", id, text, pages, pageCount, ...} | {type: "error", id, kind, message}
 //                  | {type: "cancelled", id}
@@ -25,6 +27,11 @@ self.glyphlineYield = () => new Promise((resolve) => {
 const SITE = new URL("../", import.meta.url);
 const APP_MODULE = "glyphline_app";
 const PROGRESS_INTERVAL_MS = 100; // "loading" messages while bytes stream in, at most this often
+// The memory snapshot taken on this machine after a normal boot (when the build ships none): kept
+// in Cache Storage under a URL named by the build's id, so a new build never restores an old one
+const SNAPSHOT_CACHE = "glyphline-snapshot"; // sw.js leaves this cache alone when it cleans up
+const LOCAL_SNAPSHOT_URL = new URL(`snapshot/local-${BUILD.id}.snap`, SITE).href;
+const SNAPSHOT_IMPORTS = "glyphline_snapshot_imports"; // every engine module, as the build's snapshot has them
 const timings = {};
 const cancelled = new Set();
 const queue = [];
@@ -123,6 +130,47 @@ async function fetchSnapshot() {
   return new Uint8Array(raw);
 }
 
+// the snapshot an earlier visit took on this machine, or null (none yet, or no Cache Storage)
+async function localSnapshot() {
+  if (BUILD.snapshot || !self.caches) return null;
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    const response = await cache.match(LOCAL_SNAPSHOT_URL);
+    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+  } catch {
+    return null; // storage blocked (private mode, quota): boot normally
+  }
+}
+
+async function forgetLocalSnapshots() {
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    for (const request of await cache.keys()) await cache.delete(request);
+  } catch {} // nothing to forget
+}
+
+// After a normal boot, once nothing is queued: import every engine module (as the build's
+// snapshot does, so nothing is left to import from files a restore does not bring back), take
+// the memory snapshot and store it for the next visit; older builds' snapshots are dropped.
+async function storeLocalSnapshot(pyodide) {
+  const start = performance.now();
+  try {
+    const source = await (await self.fetch(new URL(`worker/${SNAPSHOT_IMPORTS}.py`, SITE))).text();
+    pyodide.runPython(source);
+    const bytes = pyodide.makeMemorySnapshot();
+    const taken = Math.round(performance.now() - start);
+    await forgetLocalSnapshots();
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    await cache.put(LOCAL_SNAPSHOT_URL, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    timings.snapshotTaken = taken;
+    timings.snapshotStored = Math.round(performance.now() - start);
+    post({ type: "snapshot", stored: true, bytes: bytes.byteLength, ms: timings.snapshotStored });
+  } catch (error) {
+    timings.snapshotStoreError = String(error && error.message || error);
+    post({ type: "snapshot", stored: false, error: timings.snapshotStoreError });
+  }
+}
+
 // Pyodide's wasm exports a memory of fixed initial size (480 pages) and ignores INITIAL_MEMORY,
 // but a snapshot taken after importing the engine holds a larger heap: grow the memory through
 // malloc (which updates the runtime's views) before Pyodide copies the heap back.
@@ -141,27 +189,36 @@ function growingModuleFactory(createModule, heapBytes) {
 const RUNTIME_FILES = ["pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"];
 const BOOT_FILES = [...BUILD.wheels.map((name) => `wheels/${name}`), "app.py"];
 
-// Restores the memory snapshot made at build time (engine already imported); any failure
-// (another Pyodide build, an old browser, a missing file) falls back to a normal boot.
+// Restores a memory snapshot (engine already imported): the one the build shipped, else the one
+// an earlier visit took on this machine. Any failure (another Pyodide build, an old browser, a
+// missing or damaged file) falls back to a normal boot, which then takes a snapshot of its own.
 async function startRuntime(indexURL) {
   // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it again
   const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
-  if (BUILD.snapshot) {
+  const local = BUILD.snapshot ? null : await timed("snapshotRead", localSnapshot);
+  if (BUILD.snapshot || local) {
     try {
-      const [snapshot, plainModule] = await Promise.all([fetchSnapshot(), createModule]);
+      const [snapshot, plainModule] = await Promise.all([local || fetchSnapshot(), createModule]);
       const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4); // [magic, header bytes, ...]
       const createPyodideModule = growingModuleFactory(plainModule, snapshot.byteLength - header[1]);
       const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, _loadSnapshot: snapshot, createPyodideModule });
-      return { pyodide, restored: true };
+      return { pyodide, restored: local ? "local" : "shipped" };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
-      unplan(`snapshot/${BUILD.snapshot}`); // never arrived (or not all of it): the normal boot replaces it
+      if (local) await forgetLocalSnapshots(); // damaged or stale: the normal boot below replaces it
+      else unplan(`snapshot/${BUILD.snapshot}`); // never arrived (or not all of it): the normal boot replaces it
       plan(BOOT_FILES);
       reportLoading(true);
     }
+  } else {
+    plan(BOOT_FILES);
   }
-  const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, createPyodideModule: await createModule });
-  return { pyodide, restored: false };
+  // a boot that may be snapshotted (Pyodide then records how Python reaches JS objects)
+  const snapshotAfter = !BUILD.snapshot && Boolean(self.caches);
+  const pyodide = await loadPyodide({
+    indexURL, packageBaseUrl: indexURL, createPyodideModule: await createModule, _makeSnapshot: snapshotAfter,
+  });
+  return { pyodide, restored: false, snapshotAfter };
 }
 
 async function fetchWheel(name) {
@@ -172,11 +229,12 @@ async function fetchWheel(name) {
 
 async function boot() {
   plan(RUNTIME_FILES);
-  plan(BUILD.snapshot ? [`snapshot/${BUILD.snapshot}`] : BOOT_FILES);
+  if (BUILD.snapshot) plan([`snapshot/${BUILD.snapshot}`]); // else startRuntime knows if a local one is there
   setStage("runtime");
   const indexURL = new URL("pyodide/", SITE).href;
-  const { pyodide, restored } = await timed("runtime", () => startRuntime(indexURL));
-  timings.restored = restored;
+  const { pyodide, restored, snapshotAfter } = await timed("runtime", () => startRuntime(indexURL));
+  timings.restored = Boolean(restored);
+  timings.snapshot = restored || (snapshotAfter ? "taking" : "none");
   if (restored) {
     // the start-up's bytes are all in: the background wheels below are not part of the bar
     timings.bootFiles = loading.fetched.slice();
@@ -192,13 +250,11 @@ async function boot() {
     }).catch((error) => { timings.packagesError = String(error); });
   } else {
     setStage("packages");
-    const failures = [];
-    await timed("packages", () => pyodide.loadPackage(
-      BUILD.wheels.map((name) => new URL(`wheels/${name}`, SITE).href),
-      { messageCallback: () => {}, errorCallback: (message) => failures.push(message) },
-    ));
-    // loadPackage resolves even when a fetch failed; it only reports through errorCallback
-    if (failures.length) throw new Error(failures.join("; "));
+    // unpacked, not loadPackage(): that one records the packages in Pyodide's JS state, which a
+    // memory snapshot cannot hold ("Unexpected hiwire entry"); the wheels are pure Python
+    await timed("packages", async () => {
+      for (const wheel of await Promise.all(BUILD.wheels.map(fetchWheel))) pyodide.unpackArchive(wheel, "wheel");
+    });
     setStage("engine");
     const appSource = await (await self.fetch(new URL("app.py", SITE))).text();
     const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
@@ -215,7 +271,7 @@ async function boot() {
   app.use_site_wordlists(new URL("wordlists/", SITE).href);
   timings.canPause = await canPause(pyodide);
   app.set_pause_supported(timings.canPause);
-  return { pyodide, app };
+  return { pyodide, app, snapshotAfter };
 }
 
 // Can Python block on a promise (JSPI run_sync) so that "cancel" gets in between pages? Not in a
@@ -231,7 +287,11 @@ async function canPause(pyodide) {
 }
 
 const booting = boot().then(
-  (engine) => { post({ type: "ready", timings, canPause: timings.canPause }); return engine; },
+  (engine) => {
+    post({ type: "ready", timings, canPause: timings.canPause });
+    if (engine.snapshotAfter) setTimeout(() => whenIdle(() => storeLocalSnapshot(engine.pyodide)), SNAPSHOT_DELAY_MS);
+    return engine;
+  },
   (error) => { post({ type: "fatal", message: String(error && error.message || error) }); throw error; },
 );
 
@@ -250,6 +310,14 @@ async function convert(engine, job) {
   } finally {
     options.destroy();
   }
+}
+
+// the local snapshot waits for the queue to drain: the heap must not be mid-conversion
+const SNAPSHOT_DELAY_MS = 50; // after "ready": the page's first messages (a file dropped early) come first
+const idleWaiters = [];
+function whenIdle(work) {
+  if (busy || queue.length) idleWaiters.push(work);
+  else work();
 }
 
 async function pump() {
@@ -276,6 +344,7 @@ async function pump() {
     for (const job of queue.splice(0)) post({ type: "error", id: job.id, kind: "failed", message: String(error) });
   } finally {
     busy = false;
+    if (!queue.length) for (const work of idleWaiters.splice(0)) work();
   }
 }
 
