@@ -37,7 +37,7 @@ OPTIONAL_DIRS = ("cmaps",)  # CMap data, when the engine ships it as separate fi
 ON_DEMAND_PREFIXES = ("cmaps/",)  # not at install: on demand, then all in the background once ready
 # the word lists (glyphline/data/wordlists/) leave the browser's wheel and become files of the
 # site, which the worker fetches when a hyphen needs one (glyphline.layout.wordlists.browser_loader).
-# They are precached, not on demand: 0.36 MB against the 25 MB first visit, and a request in the
+# They are precached, not on demand: 0.36 MB against the 14 MB first visit, and a request in the
 # middle of a conversion would tell the server the document's language and break offline use of
 # a list that the first visit's files did not need.
 WORDLIST_PACKAGE_DIR = "glyphline/data/wordlists/"

@@ -6,7 +6,7 @@
 //   worker → page  {type: "loading", stage, done, total}        start-up: bytes of the boot files so far
 //   worker → page  {type: "ready", timings, canPause} | {type: "fatal", message}
 //   worker → page  {type: "snapshot", stored, bytes, ms} | {type: "snapshot", stored: false, error}
-//                  after a normal boot, when the memory snapshot for the next visits was taken
+//                  after a first start, when the memory snapshot for the next visits is stored
 //   worker → page  {type: "progress", id, page, pages}          after every page
 //   worker → page  {type: "result", id, text, pages, pageCount, ...} | {type: "error", id, kind, message}
 //                  | {type: "cancelled", id}
@@ -149,20 +149,22 @@ async function forgetLocalSnapshots() {
   } catch {} // nothing to forget
 }
 
-// After a normal boot, once nothing is queued: import every engine module (as the build's
-// snapshot does, so nothing is left to import from files a restore does not bring back), take
-// the memory snapshot and store it for the next visit; older builds' snapshots are dropped.
-async function storeLocalSnapshot(pyodide) {
+// The first start takes the memory snapshot for the next visits: every engine module imported
+// (as the build's snapshot has them, so nothing is left to import from files a restore does not
+// bring back), then the heap. Storing it in Cache Storage happens in the background; older
+// builds' snapshots are dropped first.
+async function takeSnapshot(pyodide) {
+  const source = await (await self.fetch(new URL(`worker/${SNAPSHOT_IMPORTS}.py`, SITE))).text();
+  pyodide.runPython(source);
+  return pyodide.makeMemorySnapshot();
+}
+
+async function storeLocalSnapshot(bytes) {
   const start = performance.now();
   try {
-    const source = await (await self.fetch(new URL(`worker/${SNAPSHOT_IMPORTS}.py`, SITE))).text();
-    pyodide.runPython(source);
-    const bytes = pyodide.makeMemorySnapshot();
-    const taken = Math.round(performance.now() - start);
     await forgetLocalSnapshots();
     const cache = await caches.open(SNAPSHOT_CACHE);
     await cache.put(LOCAL_SNAPSHOT_URL, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-    timings.snapshotTaken = taken;
     timings.snapshotStored = Math.round(performance.now() - start);
     post({ type: "snapshot", stored: true, bytes: bytes.byteLength, ms: timings.snapshotStored });
   } catch (error) {
@@ -195,14 +197,19 @@ const BOOT_FILES = [...BUILD.wheels.map((name) => `wheels/${name}`), "app.py"];
 async function startRuntime(indexURL) {
   // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it again
   const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
+  const restore = async (snapshot) => {
+    const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4); // [magic, header bytes, ...]
+    const createPyodideModule = growingModuleFactory(await createModule, snapshot.byteLength - header[1]);
+    return loadPyodide({ indexURL, packageBaseUrl: indexURL, _loadSnapshot: snapshot, createPyodideModule });
+  };
+  const plainBoot = async (makeSnapshot) => loadPyodide({
+    indexURL, packageBaseUrl: indexURL, createPyodideModule: await createModule, _makeSnapshot: makeSnapshot,
+  });
   const local = BUILD.snapshot ? null : await timed("snapshotRead", localSnapshot);
   if (BUILD.snapshot || local) {
     try {
-      const [snapshot, plainModule] = await Promise.all([local || fetchSnapshot(), createModule]);
-      const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4); // [magic, header bytes, ...]
-      const createPyodideModule = growingModuleFactory(plainModule, snapshot.byteLength - header[1]);
-      const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, _loadSnapshot: snapshot, createPyodideModule });
-      return { pyodide, restored: local ? "local" : "shipped" };
+      const pyodide = await restore(local || await fetchSnapshot());
+      return { pyodide, restored: local ? "local" : "shipped", restore, plainBoot };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
       if (local) await forgetLocalSnapshots(); // damaged or stale: the normal boot below replaces it
@@ -213,12 +220,9 @@ async function startRuntime(indexURL) {
   } else {
     plan(BOOT_FILES);
   }
-  // a boot that may be snapshotted (Pyodide then records how Python reaches JS objects)
+  // a boot that is to be snapshotted (Pyodide then records how Python reaches JS objects)
   const snapshotAfter = !BUILD.snapshot && Boolean(self.caches);
-  const pyodide = await loadPyodide({
-    indexURL, packageBaseUrl: indexURL, createPyodideModule: await createModule, _makeSnapshot: snapshotAfter,
-  });
-  return { pyodide, restored: false, snapshotAfter };
+  return { pyodide: await plainBoot(snapshotAfter), restored: null, snapshotAfter, restore, plainBoot };
 }
 
 async function fetchWheel(name) {
@@ -227,15 +231,22 @@ async function fetchWheel(name) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+async function installEngine(pyodide, wheels, appSource) {
+  for (const wheel of wheels) pyodide.unpackArchive(wheel, "wheel");
+  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+  pyodide.FS.writeFile(`${sitePackages}/${APP_MODULE}.py`, appSource);
+}
+
 async function boot() {
   plan(RUNTIME_FILES);
   if (BUILD.snapshot) plan([`snapshot/${BUILD.snapshot}`]); // else startRuntime knows if a local one is there
   setStage("runtime");
   const indexURL = new URL("pyodide/", SITE).href;
-  const { pyodide, restored, snapshotAfter } = await timed("runtime", () => startRuntime(indexURL));
-  timings.restored = Boolean(restored);
-  timings.snapshot = restored || (snapshotAfter ? "taking" : "none");
-  if (restored) {
+  const runtime = await timed("runtime", () => startRuntime(indexURL));
+  let pyodide = runtime.pyodide;
+  timings.restored = Boolean(runtime.restored);
+  timings.snapshot = runtime.restored || "none";
+  if (runtime.restored) {
     // the start-up's bytes are all in: the background wheels below are not part of the bar
     timings.bootFiles = loading.fetched.slice();
     timings.bootBytes = loading.done;
@@ -252,13 +263,27 @@ async function boot() {
     setStage("packages");
     // unpacked, not loadPackage(): that one records the packages in Pyodide's JS state, which a
     // memory snapshot cannot hold ("Unexpected hiwire entry"); the wheels are pure Python
-    await timed("packages", async () => {
-      for (const wheel of await Promise.all(BUILD.wheels.map(fetchWheel))) pyodide.unpackArchive(wheel, "wheel");
-    });
+    const wheels = await timed("packages", () => Promise.all(BUILD.wheels.map(fetchWheel)));
     setStage("engine");
     const appSource = await (await self.fetch(new URL("app.py", SITE))).text();
-    const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-    pyodide.FS.writeFile(`${sitePackages}/${APP_MODULE}.py`, appSource);
+    await installEngine(pyodide, wheels, appSource);
+    if (runtime.snapshotAfter) {
+      // The snapshotting instance reaches JS through Pyodide's recording proxy, which breaks some
+      // calls (aes-js: "Cannot create proxy with a non-object"), so this visit, too, runs on a
+      // fresh instance restored from the snapshot it just took; a failure means a plain boot.
+      try {
+        const snapshot = await timed("snapshotTaken", () => takeSnapshot(pyodide));
+        pyodide = await timed("snapshotRestored", () => runtime.restore(snapshot));
+        await installEngine(pyodide, wheels, appSource); // the files, for anything that reads them
+        timings.snapshot = "taken";
+        storeLocalSnapshot(snapshot); // in the background; the page hears {type: "snapshot"}
+      } catch (error) {
+        timings.snapshotStoreError = String(error && error.message || error);
+        post({ type: "snapshot", stored: false, error: timings.snapshotStoreError });
+        pyodide = await runtime.plainBoot(false);
+        await installEngine(pyodide, wheels, appSource);
+      }
+    }
   }
   if (loading.active) {
     timings.bootFiles = loading.fetched.slice();
@@ -271,7 +296,7 @@ async function boot() {
   app.use_site_wordlists(new URL("wordlists/", SITE).href);
   timings.canPause = await canPause(pyodide);
   app.set_pause_supported(timings.canPause);
-  return { pyodide, app, snapshotAfter };
+  return { pyodide, app };
 }
 
 // Can Python block on a promise (JSPI run_sync) so that "cancel" gets in between pages? Not in a
@@ -287,11 +312,7 @@ async function canPause(pyodide) {
 }
 
 const booting = boot().then(
-  (engine) => {
-    post({ type: "ready", timings, canPause: timings.canPause });
-    if (engine.snapshotAfter) setTimeout(() => whenIdle(() => storeLocalSnapshot(engine.pyodide)), SNAPSHOT_DELAY_MS);
-    return engine;
-  },
+  (engine) => { post({ type: "ready", timings, canPause: timings.canPause }); return engine; },
   (error) => { post({ type: "fatal", message: String(error && error.message || error) }); throw error; },
 );
 
@@ -310,14 +331,6 @@ async function convert(engine, job) {
   } finally {
     options.destroy();
   }
-}
-
-// the local snapshot waits for the queue to drain: the heap must not be mid-conversion
-const SNAPSHOT_DELAY_MS = 50; // after "ready": the page's first messages (a file dropped early) come first
-const idleWaiters = [];
-function whenIdle(work) {
-  if (busy || queue.length) idleWaiters.push(work);
-  else work();
 }
 
 async function pump() {
@@ -344,7 +357,6 @@ async function pump() {
     for (const job of queue.splice(0)) post({ type: "error", id: job.id, kind: "failed", message: String(error) });
   } finally {
     busy = false;
-    if (!queue.length) for (const work of idleWaiters.splice(0)) work();
   }
 }
 

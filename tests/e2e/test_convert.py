@@ -114,7 +114,7 @@ def test_extract_text_is_exposed_for_scripts(app_page):
 
 def test_the_first_start_takes_a_memory_snapshot_and_the_next_restores_it(app_page, app_context, server):
     timings = app_page.evaluate("() => window.glyphline.status.timings")
-    assert timings["restored"] is False and timings["snapshot"] == "taking", timings  # the build ships none
+    assert timings["restored"] is False and timings["snapshot"] == "taken", timings  # the build ships none
     snapshot = wait_local_snapshot(app_page)
     assert snapshot["stored"] is True and snapshot["bytes"] > 10_000_000, snapshot  # the whole wasm heap
     again = open_app(app_context, server.url)  # the next visit
