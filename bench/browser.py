@@ -135,9 +135,9 @@ def main(argv: list[str] | None = None) -> int:
                 cold = wait_ready(page)
                 timings = page.evaluate("() => window.glyphline.status.timings")
                 rows.append(("cold start → ready (first visit, SW install)", f"{cold:.0f} ms  (worker: {timings})"))
-                if timings.get("snapshot") == "taking":
+                if timings.get("snapshot") == "taken":
                     snapshot = wait_snapshot(page)
-                    rows.append(("memory snapshot taken and stored after the first start",
+                    rows.append(("memory snapshot of the first start: stored in Cache Storage after",
                                  f"{snapshot.get('ms')} ms, {snapshot.get('bytes') or 0:,} bytes"
                                  + (f"  FAILED: {snapshot.get('error')}" if not snapshot.get("stored") else "")))
                 warm = []
