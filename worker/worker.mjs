@@ -194,7 +194,7 @@ const BOOT_FILES = [...BUILD.wheels.map((name) => `wheels/${name}`), "app.py"];
 // Restores a memory snapshot (engine already imported): the one the build shipped, else the one
 // an earlier visit took on this machine. Any failure (another Pyodide build, an old browser, a
 // missing or damaged file) falls back to a normal boot, which then takes a snapshot of its own.
-async function startRuntime(indexURL) {
+async function startRuntime(indexURL, local) {
   // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it again
   const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
   const restore = async (snapshot) => {
@@ -205,7 +205,6 @@ async function startRuntime(indexURL) {
   const plainBoot = async (makeSnapshot) => loadPyodide({
     indexURL, packageBaseUrl: indexURL, createPyodideModule: await createModule, _makeSnapshot: makeSnapshot,
   });
-  const local = BUILD.snapshot ? null : await timed("snapshotRead", localSnapshot);
   if (BUILD.snapshot || local) {
     try {
       const pyodide = await restore(local || await fetchSnapshot());
@@ -217,8 +216,6 @@ async function startRuntime(indexURL) {
       plan(BOOT_FILES);
       reportLoading(true);
     }
-  } else {
-    plan(BOOT_FILES);
   }
   // a boot that is to be snapshotted (Pyodide then records how Python reaches JS objects)
   const snapshotAfter = !BUILD.snapshot && Boolean(self.caches);
@@ -238,11 +235,14 @@ async function installEngine(pyodide, wheels, appSource) {
 }
 
 async function boot() {
+  // first, so that the bar's total is right from its first message
+  const local = BUILD.snapshot ? null : await timed("snapshotRead", localSnapshot);
   plan(RUNTIME_FILES);
-  if (BUILD.snapshot) plan([`snapshot/${BUILD.snapshot}`]); // else startRuntime knows if a local one is there
+  if (BUILD.snapshot) plan([`snapshot/${BUILD.snapshot}`]);
+  else if (!local) plan(BOOT_FILES);
   setStage("runtime");
   const indexURL = new URL("pyodide/", SITE).href;
-  const runtime = await timed("runtime", () => startRuntime(indexURL));
+  const runtime = await timed("runtime", () => startRuntime(indexURL, local));
   let pyodide = runtime.pyodide;
   timings.restored = Boolean(runtime.restored);
   timings.snapshot = runtime.restored || "none";
@@ -268,6 +268,11 @@ async function boot() {
     const appSource = await (await self.fetch(new URL("app.py", SITE))).text();
     await installEngine(pyodide, wheels, appSource);
     if (runtime.snapshotAfter) {
+      // every byte is in; the restore below reads the runtime's files again (from the cache),
+      // which must not count twice
+      timings.bootFiles = loading.fetched.slice();
+      timings.bootBytes = loading.done;
+      loading.active = false;
       // The snapshotting instance reaches JS through Pyodide's recording proxy, which breaks some
       // calls (aes-js: "Cannot create proxy with a non-object"), so this visit, too, runs on a
       // fresh instance restored from the snapshot it just took; a failure means a plain boot.

@@ -85,7 +85,7 @@ def node_snapshot_server(site_dir, tmp_path_factory):
     import subprocess
 
     build_module = site_dir / "worker" / "build.mjs"
-    wheels = json.loads(re.search(r"export const BUILD = (\{.*\});", build_module.read_text(), re.S).group(1))["wheels"]
+    wheels = json.loads(re.search(r"export const BUILD = (\{.*?\});\n", build_module.read_text(), re.S).group(1))["wheels"]
     staging = tmp_path_factory.mktemp("node-snapshot-staging") / "site"
     shutil.copytree(site_dir, staging)
     made = subprocess.run(["node", str(REPO / "tools" / "pyodide_build.mjs"), "--snapshot-only", str(staging), *wheels],

@@ -41,7 +41,7 @@ RECORD_SHIFTS = """
 
 def build_info(site_dir) -> dict:
     source = (site_dir / "worker" / "build.mjs").read_text(encoding="utf-8")
-    return json.loads(re.search(r"export const BUILD = (\{.*\});", source, re.S).group(1))
+    return json.loads(re.search(r"export const BUILD = (\{.*?\});\n", source, re.S).group(1))
 
 
 def wait_for_glyphline(page) -> None:
