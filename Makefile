@@ -4,7 +4,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv clean cmaps brotli-data build e2e-deps bench bench-deps wordlists wordlist-sources
+.PHONY: run test venv clean cmaps brotli-data build e2e-deps ocr-deps bench bench-deps wordlists wordlist-sources bytecode
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -28,7 +28,7 @@ e2e-deps: cmaps
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium) \
 		|| echo "make: chromium could not be installed; the e2e tests will be skipped"
 
-test: $(STAMP) cmaps brotli-data e2e-deps wordlist-sources
+test: $(STAMP) cmaps brotli-data e2e-deps ocr-deps wordlist-sources
 	$(VPY) -m pytest -q
 
 # Adobe's predefined CMaps, packed by pdfjs-dist (pinned in package.json): built, never hand-copied
@@ -55,6 +55,14 @@ $(BROTLI_DATA): tools/brotli_static.py glyphline/brotli.py
 
 brotli-data: $(BROTLI_DATA)
 
+# OCR on CPython (`--ocr`, tests/test_ocr.py): Debian's tesseract with English, and poppler's pdftoppm
+# to render pages whose images are not decoded in Python (JBIG2)
+OCR_PACKAGES := tesseract-ocr tesseract-ocr-eng poppler-utils
+
+ocr-deps:
+	@command -v tesseract >/dev/null && command -v pdftoppm >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(OCR_PACKAGES)) \
+		|| echo "make: $(OCR_PACKAGES) could not be installed; the OCR tests will be skipped"
+
 # word lists for hyphens without evidence (glyphline/data/wordlists/, committed: pip cannot run
 # apt when it builds a wheel): built from Debian's word-list packages, never hand-copied.
 # `make test` installs the sources so tests/test_wordlists.py can check the committed lists.
@@ -74,10 +82,16 @@ bench-deps: $(STAMP)
 	$(VPY) -m pip install -q pymupdf pypdfium2 pdfplumber
 	@test -f .cache/node/node_modules/pdfjs-dist/package.json || npm install --prefix .cache/node --no-audit --no-fund --omit=optional pdfjs-dist@5.6.205
 
-bench: bench-deps
+# an editable install has no bytecode, and with PYTHONDONTWRITEBYTECODE set every glyphline
+# process compiles the whole engine again (~0.1 s a process): compile it, as `pip install` does
+bytecode:
+	$(VPY) -m compileall -q glyphline
+
+bench: bench-deps bytecode
 	$(VPY) bench/quality.py
 	$(VPY) bench/glyphs.py
 	$(VPY) bench/speed.py
+	$(VPY) bench/smallfiles.py
 
 clean:
 	rm -rf $(VENV) dist build *.egg-info

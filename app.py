@@ -33,7 +33,9 @@ def _load_aes_shim() -> None:
 _load_aes_shim()
 
 from glyphline.errors import Cancelled, GlyphlineError, error_kind  # noqa: E402
-from glyphline.extract import extract_text  # noqa: E402
+from glyphline.content.ocr import OcrWord, recorded_engine  # noqa: E402
+from glyphline.extract import extract_text, ocr_images  # noqa: E402
+from glyphline.notices import notices  # noqa: E402
 from glyphline.options import ExtractOptions  # noqa: E402
 
 PAUSE_INTERVAL_S = 0.05  # how often the worker's event loop gets a turn to deliver "cancel"
@@ -130,6 +132,7 @@ def _result_message(job_id: int, result: Any, seconds: float) -> dict[str, Any]:
                 "charCount": int(page.char_count),
                 "wordCount": len(page.text.split()),
                 "warnings": [str(w) for w in page.warnings],
+                "ocr": page.ocr,
             }
         )
     return {
@@ -143,6 +146,9 @@ def _result_message(job_id: int, result: Any, seconds: float) -> dict[str, Any]:
         "scan": _scan_message(result.scan),
         "unmapped": _scan_message(result.unmapped),
         "warnings": [str(w) for w in result.warnings],
+        # the same warnings with stable codes and parameters: the page words them in its language
+        "notices": [n.as_message() for n in notices(
+            [str(w) for w in result.document_warnings], [(int(p.number), [str(w) for w in p.warnings]) for p in result.pages])],
         "seconds": round(seconds, 4),
     }
 
@@ -155,14 +161,46 @@ def error_message(job_id: int, error: BaseException) -> dict[str, Any]:
     return {"type": "error", "id": job_id, "kind": kind, "message": detail}
 
 
+def _to_python(value: Any) -> Any:
+    to_py = getattr(value, "to_py", None)
+    return to_py() if callable(to_py) else value
+
+
+def images_for_ocr(job_id: int, data: bytes, raw_options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """OCR's first pass: the images of the pages without a text layer, for tesseract.js; never raises.
+    Each: {page, key, format ("jpeg"|"pnm"|"tiff"|"jp2"), width, height, dpi, data (bytes)}."""
+    try:
+        options = ExtractOptions.from_message(_to_python(raw_options)).replace(ocr="")
+        found = ocr_images(_as_bytes(data), options)
+    except Exception as error:
+        return error_message(job_id, error)
+    images = [{"page": page, "key": key, "format": image.format, "width": image.width, "height": image.height,
+               "dpi": round(image.dpi, 1), "data": image.data} for page, key, image in found]
+    return {"type": "ocr-images", "id": job_id, "images": images}
+
+
+def _recorded_words(raw: Any) -> dict[str, list[OcrWord]]:
+    """tesseract.js's words by image key: {key: [{text, bbox: [x0, y0, x1, y1], confidence, line, baseline, size}]}."""
+    words: dict[str, list[OcrWord]] = {}
+    for key, items in (_to_python(raw) or {}).items():
+        words[str(key)] = [
+            OcrWord(str(w["text"]), *(float(v) for v in w["bbox"]), float(w.get("confidence", 0.0)),
+                    w.get("line"), None if w.get("baseline") is None else float(w["baseline"]),
+                    None if w.get("size") is None else float(w["size"]))
+            for w in items]
+    return words
+
+
 def convert(
     job_id: int,
     data: bytes,
     raw_options: Mapping[str, Any] | None,
     post: Callable[[dict[str, Any]], None],
     is_cancelled: Callable[[], bool],
+    ocr_words: Any = None,
 ) -> dict[str, Any]:
-    """Runs one conversion and returns the final message; never raises."""
+    """Runs one conversion and returns the final message; never raises. `ocr_words` (OCR's second
+    pass): the words tesseract.js read in the images of images_for_ocr, by image key."""
     started = time.perf_counter()
     if _missing_cmaps and _site_cmaps is not None:
         # the engine caches a missing CMap as None: a new loader (empty cache) tries again now
@@ -182,7 +220,11 @@ def convert(
 
     try:
         options = ExtractOptions.from_message(raw_options)
-        result = extract_text(_as_bytes(data), options, on_progress=on_progress, cancel=is_cancelled)
+        engine = recorded_engine(_recorded_words(ocr_words)) if ocr_words is not None else None
+        if engine is not None:
+            options = options.replace(ocr="")   # the words were read already: no engine runs here
+        result = extract_text(_as_bytes(data), options, on_progress=on_progress, cancel=is_cancelled,
+                              ocr_engine=engine)
     except Cancelled:
         return {"type": "cancelled", "id": job_id}
     except Exception as error:  # every failure becomes a message: the worker must live on

@@ -1,4 +1,5 @@
-// Glyphline service worker: the site offline after the first visit, every file downloaded once.
+// Glyphline service worker: the site offline after the first visit, every file downloaded once;
+// a new version waits until the page's "Reload" (see install).
 // tools/build_site.py fills in the lists and VERSION (a hash of all contents):
 //   SHELL   the page, its scripts and styles: cached at install (small, so the page is controlled
 //           at once and the converter's big files go through this worker on their first fetch)
@@ -6,14 +7,16 @@
 //           download, which the page counts byte by byte for its progress bar)
 //   CMAPS   CJK font data: cached when a font needs one, and all of them in the background once
 //           the page says the converter is ready ("cache-all"), so every file works offline
+//   OCR     tesseract.js, its core and language data: cached when a user first asks for OCR
 const VERSION = "@VERSION@";
 const SHELL = /*@SHELL@*/[];
 const LATER = /*@LATER@*/[];
 const CMAPS = /*@CMAPS@*/[];
+const OCR = /*@OCR@*/[];
 const CACHE_ALL_PARALLEL = 4;
 const SNAPSHOT_CACHE = "glyphline-snapshot"; // worker/worker.mjs: the snapshot taken on this machine
 
-const known = new Set([...SHELL, ...LATER, ...CMAPS].map((path) => new URL(path, self.location.href).href));
+const known = new Set([...SHELL, ...LATER, ...CMAPS, ...OCR].map((path) => new URL(path, self.location.href).href));
 const storing = new Map(); // url → settles when its fetch-and-store is over, so no file is fetched twice
 
 self.addEventListener("install", (event) => {
@@ -21,7 +24,9 @@ self.addEventListener("install", (event) => {
     const cache = await caches.open(VERSION);
     // cache: "no-cache" revalidates: never a stale file, and what the page just loaded is not sent again
     await cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" })));
-    await self.skipWaiting();
+    // the first install takes the page at once; an update waits until the page's "Reload" (it
+    // posts "skip-waiting"), so new code never replaces the old under a running conversion
+    if (!self.registration.active) await self.skipWaiting();
   })());
 });
 
@@ -126,6 +131,10 @@ async function cacheAll() {
 
 let cachingAll = null;
 self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "skip-waiting") {
+    event.waitUntil(self.skipWaiting());
+    return;
+  }
   if (!event.data || event.data.type !== "cache-all") return;
   if (!cachingAll) cachingAll = cacheAll().finally(() => { cachingAll = null; });
   event.waitUntil(cachingAll);

@@ -3,12 +3,15 @@
 
     .venv/bin/python bench/speed.py                 # every long-doc / huge-doc case
     .venv/bin/python bench/speed.py --filter 110p --repeat 3
+    .venv/bin/python bench/speed.py --jobs 2          # also glyphline with its pages over 2 processes
 
 The long documents are the cases of ../shared/corpus/generated whose meta.json features
 include long-doc or huge-doc. In the same run it times pypdf's page.extract_text(),
 pdfminer.six's extract_text() and pdftotext (when installed), each on the same bytes,
 sequentially (never in parallel: the machine is shared), and prints pages/s per document,
-the totals and glyphline's ratio to each peer. Python extractors are timed in this process
+the totals and glyphline's ratio to each peer. With --jobs N it also times glyphline with the
+pages of each document analysed in N processes (`extract_text(jobs=N)`, pool start included):
+the column `glyphline ×N`, against the same peers; other work on the machine shows in it first. Python extractors are timed in this process
 after their imports; pdftotext includes its process start (a few ms). Not a test.
 """
 from __future__ import annotations
@@ -37,6 +40,14 @@ def glyphline_extract(data: bytes, path: Path, pages: int | None = None) -> None
     from glyphline import extract_text
 
     extract_text(data, mode="reflow", pages=f"1-{pages}" if pages else None)
+
+
+def _parallel_glyphline(jobs: int) -> Callable[..., None]:
+    def extract(data: bytes, path: Path, pages: int | None = None) -> None:
+        from glyphline import extract_text
+
+        extract_text(data, mode="reflow", pages=f"1-{pages}" if pages else None, jobs=jobs)
+    return extract
 
 
 def pypdf_extract(data: bytes, path: Path, pages: int | None = None) -> None:
@@ -75,7 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs per document and extractor; the best is kept")
     parser.add_argument("--extractors", default=",".join(EXTRACTORS),
                         help=f"comma list among {', '.join(EXTRACTORS)} (default: all installed)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="also time glyphline with each document's pages over this many processes")
     args = parser.parse_args(argv)
+    if args.jobs > 1:
+        label = f"glyphline ×{args.jobs}"
+        EXTRACTORS[label] = (_parallel_glyphline(args.jobs), lambda: True)
+        args.extractors = args.extractors.replace("glyphline", f"glyphline,{label}", 1)
 
     cases = long_cases(args.corpus, args.filter)
     if not cases:
@@ -144,10 +161,20 @@ def table(cases, names: list[str], seconds: dict[str, dict[str, float]], pages: 
     if "glyphline" in names:
         mine = totals["glyphline"][0] / totals["glyphline"][1] if totals["glyphline"][1] else 0.0
         lines.append("")
+        parallel = [name for name in names if name.startswith("glyphline ×")]
         for name in names:
-            if name != "glyphline" and totals[name][1]:
+            if not name.startswith("glyphline") and totals[name][1]:
                 theirs = totals[name][0] / totals[name][1]
                 lines.append(f"glyphline / {name}: {mine / theirs:.2f}× the throughput")
+                for label in parallel:
+                    if totals[label][1]:
+                        ours = totals[label][0] / totals[label][1]
+                        lines.append(f"{label} / {name}: {ours / theirs:.2f}× the throughput")
+        if "pypdf" in names:   # the target is per document, not only overall
+            for label in ["glyphline", *parallel]:
+                ratios = [f"{case_id} {seconds['pypdf'][case_id] / seconds[label][case_id]:.2f}×"
+                          for case_id, _, _ in cases if seconds[label][case_id] > 0 and seconds["pypdf"][case_id] > 0]
+                lines.append(f"{label} / pypdf per document: " + ", ".join(ratios))
     return "\n".join(lines) + "\n"
 
 

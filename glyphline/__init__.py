@@ -14,12 +14,14 @@ __all__ = [
     "open", "Document", "Page", "Glyph", "Limits",
     "GlyphlineError", "NotAPDF", "PasswordRequired", "DamagedPDF", "BudgetExceeded",
     "extract_text", "iter_pages", "Result", "PageResult", "ExtractOptions", "OutputMode",
+    "OcrEngine", "OcrWord", "PageImage",
 ]
 
 # loaded on first use: `import glyphline` stays light (pypdf and the layout stages weigh ~0.2 s)
 _LAZY = {"open": "document", "Document": "document", "Page": "document",
          "extract_text": "extract", "iter_pages": "extract", "Result": "extract", "PageResult": "extract",
-         "ExtractOptions": "options", "OutputMode": "options"}
+         "ExtractOptions": "options", "OutputMode": "options",
+         "OcrEngine": "content.ocr", "OcrWord": "content.ocr", "PageImage": "images"}
 
 
 def __getattr__(name):

@@ -3,22 +3,22 @@
 Every problem becomes one line on stderr (`glyphline: FILE: needs a password`) and an exit
 code; a traceback is never shown (set GLYPHLINE_DEBUG=1 to see one). Several files run in a
 process pool, and each file's output is written as soon as it is ready, so a file that fails
-never costs the others theirs.
+never costs the others theirs. One long file has its pages spread over the processes instead.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
-from .extract import MODES, extract_text, parse_page_spec
-from .options import ExtractOptions
+from .content.ocr import LOW_CONFIDENCE
+from .extract import MODES, extract_text, format_page_ranges, parse_page_spec
+from .options import ORDERS, ExtractOptions
 from .output import renderer
+from .tesseract import OcrUnavailable, tesseract_engine
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -32,17 +32,21 @@ PROGRESS_BAR_WIDTH = 30
 MAX_WARNING_LINES = 10          # per file: a damaged 800-page file must not flood the terminal
 MAX_WARNINGS_PER_LINE = 3       # per page: the first few say what happened, a count says the rest
 STDIN_NAME = "-"
+OCR_DEFAULT = "--ocr=eng"
 
 EPILOG = """\
 exit codes:
   0  ok (pages without a text layer in an otherwise normal file are only warned about; a
      document whose fonts have no character mapping is said so on stderr, even with --quiet)
   2  usage error: bad option or page spec, unreadable input or unwritable output
-  3  no text layer: the document is scanned/image-only and needs OCR (its text, if any, is still written)
+  3  no text layer: the document is scanned/image-only and needs OCR (its text, if any, is still written);
+     or --ocr was given and tesseract or one of its languages is not installed
   4  password required, or the password is wrong
   5  not a PDF, damaged beyond repair, or too large for the built-in limits
 With several files the exit code is the highest one.
 
+--ocr recognises the pages without a text layer with tesseract (Debian: apt install
+tesseract-ocr; other languages: tesseract-ocr-deu, ...). Write languages as --ocr=eng+deu.
 FILE may be '-' for standard input. One file without -o goes to standard output; with
 --outdir each FILE becomes DIR/<stem>.txt (.json for --mode json).
 Set GLYPHLINE_DEBUG=1 to get a traceback instead of the one-line message on unexpected errors."""
@@ -85,8 +89,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--password", metavar="PW", default="", help="password of an encrypted PDF")
     parser.add_argument("--no-annotations", action="store_true",
                         help="leave out the text of annotations (filled form fields, FreeText boxes, stamps)")
-    parser.add_argument("--jobs", metavar="N", type=int, default=min(MAX_DEFAULT_JOBS, os.cpu_count() or 1),
-                        help="files converted in parallel (default: min(4, CPUs))")
+    parser.add_argument("--order", choices=ORDERS, default="auto",
+                        help="reading order: from the page geometry, from the structure tree of a tagged PDF, "
+                             "or auto (the tags where they cover the page and agree with its geometry; default)")
+    parser.add_argument("--ocr", metavar="LANGS", default="",
+                        help="recognise pages without a text layer with tesseract; --ocr alone is English, "
+                             "--ocr=eng+deu names the languages")
+    parser.add_argument("--jobs", metavar="N", type=int, default=None,
+                        help="processes: several files are converted in parallel (default: min(4, CPUs)); "
+                             "a long file's pages are analysed in parallel only when --jobs is given")
     parser.add_argument("--quiet", action="store_true", help="no page warnings and no progress bar")
     return parser
 
@@ -108,9 +119,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
+    # "--ocr" alone means English; languages follow an "=" so the next FILE is never taken for one
+    argv = [OCR_DEFAULT if arg == "--ocr" else arg for arg in (sys.argv[1:] if argv is None else argv)]
     args = parser.parse_args(argv)
-    if args.jobs < 1:
+    # page-parallel only on request: on 2 busy cores it measured no faster, and each worker costs memory
+    if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    page_jobs = args.jobs or 1
+    args.jobs = args.jobs or min(MAX_DEFAULT_JOBS, os.cpu_count() or 1)
     if args.pages is not None:
         try:
             parse_page_spec(args.pages)
@@ -118,9 +134,18 @@ def _main(argv: list[str] | None) -> int:
             parser.error(str(exc))
     if args.files.count(STDIN_NAME) > 1:
         parser.error("'-' (standard input) can be given only once")
-    options = ExtractOptions(mode=args.mode, markers=args.markers, page_breaks=not args.no_page_breaks,
-                             bom=args.bom, pages=args.pages, password=args.password,
-                             annotations=not args.no_annotations)
+    try:
+        options = ExtractOptions(mode=args.mode, markers=args.markers, page_breaks=not args.no_page_breaks,
+                                 bom=args.bom, pages=args.pages, password=args.password,
+                                 annotations=not args.no_annotations, order=args.order, ocr=args.ocr)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if options.ocr:
+        try:
+            tesseract_engine(options.ocr, b"")   # installed, with its languages: said once, before any file
+        except OcrUnavailable as exc:
+            sys.stderr.write(f"glyphline: {exc}\n")
+            return EXIT_SCAN
     if args.outdir:
         try:
             os.makedirs(args.outdir, exist_ok=True)
@@ -130,8 +155,8 @@ def _main(argv: list[str] | None) -> int:
     jobs = _plan_jobs(args, options)
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
     outcomes: list[Outcome] = []
-    if len(jobs) == 1:
-        outcomes.append(convert(jobs[0], options, progress.pages))
+    if len(jobs) == 1:   # one file: its pages are what --jobs spreads
+        outcomes.append(convert(jobs[0], options, progress.pages, page_jobs=page_jobs))
     elif jobs and args.jobs == 1:
         progress.start_files(len(jobs))
         for job in jobs:
@@ -180,6 +205,9 @@ def _plan_jobs(args, options: ExtractOptions) -> list[Job]:
 
 
 def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: "_Progress") -> list[Outcome]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed   # here: its import costs a one-file run ~20 ms
+    from concurrent.futures.process import BrokenProcessPool
+
     outcomes: list[Outcome] = []
     unfinished = list(jobs)
     progress.start_files(len(jobs))
@@ -206,6 +234,9 @@ def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: 
 
 def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:
     """A job whose pool died runs in a pool of its own, so the one file that kills a worker is named."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
             return pool.submit(convert, job, options).result()
@@ -214,15 +245,16 @@ def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:
                        [f"glyphline: {job.name}: the converting process died (out of memory or killed)"])
 
 
-def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
-    """Runs in a worker process: read, extract, write; every failure becomes an Outcome."""
+def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int = 1) -> Outcome:
+    """Runs in a worker process (or, for one file, in the main one with its pages spread over
+    `page_jobs` processes): read, extract, write; every failure becomes an Outcome."""
     outcome = Outcome(job.index, job.name)
     try:
         data = job.data if job.data is not None else _read(job.source)
     except OSError as exc:
         return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
     try:
-        result = extract_text(data, options, on_progress=on_progress)
+        result = extract_text(data, options, on_progress=on_progress, jobs=page_jobs)
     except PasswordRequired:
         reason = "the password is wrong" if options.password else "needs a password (use --password)"
         return _fail(outcome, EXIT_PASSWORD, reason)
@@ -232,11 +264,15 @@ def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
         return _fail(outcome, EXIT_BROKEN, f"damaged beyond repair ({exc.reason})")
     except BudgetExceeded as exc:
         return _fail(outcome, EXIT_BROKEN, f"too large to process: {exc} (limit {exc.limit})")
+    except OcrUnavailable as exc:
+        return _fail(outcome, EXIT_SCAN, str(exc))
     except MemoryError:
         return _fail(outcome, EXIT_BROKEN, "out of memory")
     except RecursionError:
         return _fail(outcome, EXIT_BROKEN, "damaged beyond repair (structures nested too deeply)")
     except Exception as exc:
+        if _worker_died(exc):
+            return _fail(outcome, EXIT_BROKEN, "a converting process died (out of memory or killed)")
         if os.environ.get("GLYPHLINE_DEBUG") == "1":
             raise
         return _fail(outcome, EXIT_BROKEN, f"unexpected error ({_describe(exc)}); please report this file")
@@ -250,6 +286,9 @@ def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
         outcome.errors.append(f"glyphline: {job.name}: {result.unmapped.message}")
     elif result.unmapped is not None:
         outcome.warnings.append(f"glyphline: {job.name}: {result.unmapped.message}")
+    recognised = _ocr_line(job.name, result)
+    if recognised:
+        outcome.warnings.append(recognised)
     outcome.warnings.extend(_warning_lines(job.name, result))
     if job.output is None:
         outcome.text = result.text
@@ -257,6 +296,26 @@ def convert(job: Job, options: ExtractOptions, on_progress=None) -> Outcome:
         code = _write_or_report(job.output, result.text, outcome.errors)
         outcome.code = max(outcome.code, code)
     return outcome
+
+
+def _ocr_line(name: str, result) -> str | None:
+    """One line saying which pages were read by OCR, and how sure it was."""
+    pages = [p for p in result.pages if p.ocr]
+    if not pages:
+        return None
+    words = sum(p.ocr["words"] for p in pages)
+    doubtful = sum(p.ocr["low_confidence"] for p in pages)
+    mean = sum(p.ocr["mean_confidence"] * p.ocr["words"] for p in pages) / max(1, words)
+    listed = format_page_ranges([p.number for p in pages])
+    plural = len(pages) > 1
+    return (f"glyphline: {name}: page{'s' if plural else ''} {listed} had no text layer and {'were' if plural else 'was'} "
+            f"read by OCR: {words} words, mean confidence {mean:.0f}, {doubtful} below {LOW_CONFIDENCE:.0f}")
+
+
+def _worker_died(exc: Exception) -> bool:
+    """A page-parallel run (--jobs on one file) lost a worker process."""
+    process = sys.modules.get("concurrent.futures.process")  # loaded only once a pool has run
+    return process is not None and isinstance(exc, process.BrokenProcessPool)
 
 
 def _read(path: str) -> bytes:

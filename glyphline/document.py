@@ -17,9 +17,11 @@ from typing import Any, Iterator, Sequence
 
 from . import filters
 from .content.env import PageEnv
+from .content.links import LinkArea, link_areas
 from .content.sources import PageInput
 from .content.sources import sources as glyph_sources
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
+from .fonts.style import FontStyle
 from .glyph import Glyph
 from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
 
@@ -227,6 +229,10 @@ class Page:
         self._glyphs: list[Glyph] | None = None
         self._image_coverage = 0.0
         self._unmapped_glyphs = 0
+        self._hidden_glyphs = 0
+        self._font_styles: dict[str, FontStyle] = {}
+        self._links: list[LinkArea] | None = None
+        self._ocr = None
         # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
         self._warnings: list[str] = document._page_warnings.setdefault(index, [])
 
@@ -247,6 +253,35 @@ class Page:
         """Glyphs shown on the page but left out because their font gives them no Unicode."""
         self.glyphs
         return self._unmapped_glyphs
+
+    @property
+    def hidden_glyphs(self) -> int:
+        """Glyphs left out because they are in an optional content layer hidden at opening."""
+        self.glyphs
+        return self._hidden_glyphs
+
+    @property
+    def font_styles(self) -> dict[str, FontStyle]:
+        """Bold and italic of each font the page's glyphs name (Glyph.font → FontStyle)."""
+        self.glyphs
+        return self._font_styles
+
+    @property
+    def links(self) -> list[LinkArea]:
+        """The page's URI link areas in viewer space (Link annotations; empty when none or unreadable)."""
+        if self._links is None:
+            try:
+                self._links = link_areas(self._record.obj, viewer_matrix(self.box, self.rotation),
+                                         self._document.limits.annotations_per_page)
+            except Exception:   # links are an extra: a broken /Annots costs only them
+                self._links = []
+        return self._links
+
+    @property
+    def ocr(self):
+        """The OCR report (glyphline.content.ocr.OcrReport) when the page was recognised, else None."""
+        self.glyphs
+        return self._ocr
 
     @property
     def warnings(self) -> list[str]:
@@ -275,15 +310,17 @@ class Document:
     """An opened PDF. Pages are created and interpreted lazily."""
 
     def __init__(self, reader, records: list[_PageRecord], limits: Limits, keep_outside: bool, warnings: list[str],
-                 annotations: bool = True):
+                 annotations: bool = True, ocr=None):
         from .fonts import FontCache
 
         self._reader = reader
         self._records = records
         self.limits = limits
         self.keep_outside = keep_outside
-        self.sources = glyph_sources(annotations=annotations)   # annotation appearances too, unless turned off
+        self.sources = glyph_sources(annotations=annotations, ocr=ocr is not None)   # annotations unless turned off
+        self.ocr = ocr   # the injected OCR engine (glyphline.content.ocr.OcrEngine) for pages without a text layer
         self._acroform: tuple | None = None  # (the catalog's /AcroForm,) once a page has drawn annotations
+        self._layers: tuple | None = None    # (the optional content's default state,) once a page is read
         self.warnings = warnings
         self._budget = DocumentBudget(limits)
         self._charged: set = set()
@@ -291,9 +328,11 @@ class Document:
         self._pages: weakref.WeakValueDictionary[int, Page] = weakref.WeakValueDictionary()
         self._page_warnings: dict[int, list[str]] = {}
         self._interpreted: set[int] = set()
+        self._recognised: dict[int, Page] = {}   # pages read by OCR stay alive: recognising one again would cost seconds
         self._fonts = FontCache(limits, self._read_stream)
         self._font_reports: dict = {}   # font key → filter failures met loading it, told on every page using it
         self.metadata = self._read_metadata()
+        self._structure: tuple | None = None   # (Structure or None,) once read
 
     @property
     def page_count(self) -> int:
@@ -391,18 +430,20 @@ class Document:
                 font = self._fonts.get(font_obj, resource_name)
             for message in self._font_reports[key]:   # the font is cached: its failures are told on each page
                 report(message)
+            page._font_styles[font.name] = FontStyle(font.bold, font.italic)
             return font
 
         env = PageEnv(
             limits=self.limits, budget=PageBudget(self.limits), load_font=load_font,
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
-            keep_outside=self.keep_outside, warnings=warnings,
+            keep_outside=self.keep_outside, warnings=warnings, optional_content=self._optional_content(),
         )
         with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
             source_input = PageInput(
                 number=page.number, obj=page._record.obj, matrix=viewer_matrix(page.box, page.rotation), env=env,
                 content=lambda: self._content_bytes(page, env),
                 resources=lambda: _resolve(page._record.attrs.get("/Resources")), acroform=self._form,
+                ocr=self.ocr,
             )
             for source in self.sources:   # each isolated: a failure in one does not cost the others
                 try:
@@ -423,10 +464,51 @@ class Document:
         warnings = env.warnings
         page._image_coverage = min(1.0, env.image_area / max(1.0, page.width * page.height))
         page._unmapped_glyphs = env.undecodable
+        page._hidden_glyphs = env.hidden_glyphs
+        if env.hidden_glyphs:
+            warnings.append(f"{env.hidden_glyphs} glyph(s) on page {page.number} are in optional content "
+                            f"(layers) hidden when the document opens and were left out")
+        page._ocr = env.ocr
+        if env.ocr is not None:
+            self._recognised[page.number] = page
         if env.undecodable:
             warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
         del warnings[MAX_PAGE_WARNINGS:]
         return glyphs
+
+    def _optional_content(self):
+        """The catalog's /OCProperties read into content.optional.OptionalContent (None when
+        there are no hidden layers), read once."""
+        if self._layers is None:
+            from .content.optional import OptionalContent
+
+            try:
+                root = _resolve(self._reader.trailer.get("/Root"))
+                layers = OptionalContent(root.get("/OCProperties")) if hasattr(root, "get") else None
+            except BudgetExceeded:
+                raise
+            except Exception:
+                layers = None   # unreadable optional content: every layer shows
+            self._layers = (layers if layers is not None and layers.off else None,)
+        return self._layers[0]
+    @property
+    def structure(self):
+        """The structure tree of a tagged PDF (glyphline.structure.Structure), or None; read once.
+        Its warnings (a broken tree) join the document's."""
+        if self._structure is None:
+            from .structure import read_structure
+
+            try:
+                with _collect_pypdf_warnings(self.warnings):
+                    root = _resolve(self._reader.trailer.get("/Root"))
+                    structure = read_structure(root, [record.obj for record in self._records])
+            except Exception as exc:  # the tags are a help to ordering, never a reason to fail
+                structure = None
+                self.warnings.append(f"the structure tree could not be read ({short_error(exc)})")
+            if structure is not None:
+                self.warnings.extend(w for w in structure.warnings if w not in self.warnings)
+            self._structure = (structure,)
+        return self._structure[0]
 
     def _form(self):
         """The catalog's /AcroForm (None when absent or unreadable), read once."""
@@ -452,9 +534,10 @@ def _looks_like_pdf(data: bytes) -> bool:
 
 
 def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False,
-         annotations: bool = True) -> Document:
+         annotations: bool = True, ocr=None) -> Document:
     """Opens PDF bytes. Raises NotAPDF, PasswordRequired, DamagedPDF or BudgetExceeded.
-    `annotations=False` leaves out the text of annotations (filled form fields, FreeText, stamps)."""
+    `annotations=False` leaves out the text of annotations (filled form fields, FreeText, stamps);
+    `ocr` (a glyphline.content.ocr.OcrEngine) recognises the pages that have no text layer."""
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     if not isinstance(data, bytes):
@@ -506,7 +589,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
         xfa = _xfa_warning(root)
         if xfa:
             warnings.append(xfa)
-    return Document(reader, records, limits, keep_outside, warnings, annotations)
+    return Document(reader, records, limits, keep_outside, warnings, annotations, ocr)
 
 
 def _xfa_warning(root) -> str | None:

@@ -1,4 +1,4 @@
-"""The library call: PDF bytes → text in one of four modes, page by page or whole.
+"""The library call: PDF bytes → text in one of the output modes, page by page or whole.
 
     result = extract_text(data, mode="reflow", pages="1-3,7")
     result.text, result.pages, result.scan, result.warnings
@@ -15,24 +15,22 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from .content.ocr import OcrEngine, attach_confidence, image_key
+from .images import PageImage
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
 from .layout import collect_doc_stats, needs_document_stats
 from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
+from .layout.structure import HeadingStyles, heading_styles, mark_structure
 from .limits import Limits
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
+from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
 from .output.text import PAGE_MARKER, build_vocabulary, join_across_pages, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
 MODES = tuple(mode.value for mode in OutputMode)
-MIN_CHARS_PER_PAGE = 12   # the issue's rule: fewer characters per page on average means no text layer
-SCAN_IMAGE_COVERAGE = 0.25  # a page without text is a scan when images cover this much of it (else it is blank)
-# rule UNMAPPED_PAGE: a page with too few characters whose fonts dropped more glyphs than they gave
-# is not a scan: its text is there but has no character mapping. Over an image covering the page
-# (a scan with a few stamped glyphs) it takes this many dropped glyphs to say so.
-UNMAPPED_OVER_IMAGE_MIN = MIN_CHARS_PER_PAGE
 MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
 STATS_WINDOW_PAGES = 50   # iter_pages: a short page borrows statistics from at most this many previous pages
 BOM = "\ufeff"
@@ -50,6 +48,9 @@ class PageResult:
     scan: bool = False          # an image page with fewer than MIN_CHARS_PER_PAGE characters: needs OCR
     unmapped: bool = False      # too few characters because the fonts have no character mapping (not a scan)
     unmapped_glyphs: int = 0    # glyphs left out because their font gives no Unicode
+    hidden_glyphs: int = 0      # glyphs left out because their optional content layer is hidden
+    rotation: int = 0           # the page's /Rotate (0, 90, 180, 270)
+    ocr: dict[str, Any] | None = None   # the page was recognised by OCR: words, low_confidence, mean_confidence
 
 
 @dataclass
@@ -74,6 +75,7 @@ class Result:
     metadata: dict[str, str] = field(default_factory=dict)
     document_warnings: list[str] = field(default_factory=list)  # the document's own (repairs, page selection)
     unmapped: ScanReport | None = None   # pages whose fonts have no character mapping (see UNMAPPED_PAGE)
+    layouts: list[PageLayout] = field(default_factory=list, repr=False)  # with keep_layouts=True: each page's layout
 
 
 # ----------------------------------------------------------------------------- page selection
@@ -133,31 +135,57 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 # ----------------------------------------------------------------------------- the calls
 
 def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
-                 on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
+                 on_progress: ProgressCallback | None = None, cancel: CancelSignal = None, jobs: int = 1,
+                 keep_layouts: bool = False, ocr_engine: OcrEngine | None = None,
                  **option_values: Any) -> Result:
     """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
     pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
-    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec."""
+    BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec. `jobs` > 1 analyses
+    the pages of a long document in that many processes (glyphline.parallel; same result).
+    `keep_layouts` hands back each page's PageLayout (blocks, lines, words, tags) in
+    Result.layouts. With `ocr="eng"` the pages without a text layer are recognised by tesseract
+    (raises OcrUnavailable when it or the language is missing), or by `ocr_engine` when one is
+    given (the browser's)."""
     options = _options(options, option_values)
-    render = renderer(options.mode)
+    # OCR engines and kept layouts stay in this process: page-parallel runs only plain extraction
+    if jobs > 1 and not keep_layouts and not options.ocr and ocr_engine is None:
+        from .parallel import extract_text_parallel  # processes: never imported in the browser
+
+        return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel)
+    renderer(options.mode)   # an unknown mode fails before the document is read
+    engine = _ocr_engine(options, ocr_engine, data)
     with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
-        document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
+        document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                                 ocr=engine)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
         analysed: list[tuple[PageLayout, list[str], int]] = []
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
-            analysed.append(_analyse(document, number))
+            analysed.append(_analyse(document, number, order=options.order))
             if on_progress is not None:
                 on_progress(done, len(numbers))
-        analysed = _with_document_stats(document, analysed)
+        return finish_document(document, analysed, options, selection_warnings, keep_layouts=keep_layouts)
+
+
+def finish_document(document: Document, analysed: list[tuple[PageLayout, list[str], int]],
+                    options: ExtractOptions, selection_warnings: list[str], *,
+                    keep_layouts: bool = False) -> Result:
+    """The document-wide passes once every page is analysed, wherever that was done (here or in
+    worker processes, glyphline.parallel): statistics for short pages, the dehyphenation
+    vocabulary, cross-page joins, structure (Markdown), rendering, and the scan report."""
+    render = renderer(options.mode)
+    with fewer_collections():
+        analysed = _with_document_stats(document, analysed, options.order)
         vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
         if vocabulary is not None:
             join_across_pages([layout for layout, _, _ in analysed], vocabulary)  # "en-" | "code"
+        if render.structured:
+            _mark_structure(analysed, [layout for layout, _, _ in analysed])
         results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
                    for layout, warnings, rotation in analysed]
         scan = scan_report(results)
         unmapped = unmapped_report(results)
-        document_warnings = list(document.warnings) + selection_warnings
+        document_warnings = list(document.warnings) + selection_warnings + _order_warnings(document, options)
         text = render.document(results, DocumentContext(
             page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
             unmapped=unmapped.as_dict() if unmapped else None, warnings=document_warnings,
@@ -166,34 +194,61 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
             text = BOM + text
         return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
                       page_count=document.page_count, metadata=dict(document.metadata),
-                      document_warnings=document_warnings, unmapped=unmapped)
+                      document_warnings=document_warnings, unmapped=unmapped,
+                      layouts=[layout for layout, _, _ in analysed] if keep_layouts else [])
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
                on_progress: ProgressCallback | None = None, cancel: CancelSignal = None,
-               **option_values: Any) -> Iterator[PageResult]:
+               ocr_engine: OcrEngine | None = None, **option_values: Any) -> Iterator[PageResult]:
     """PageResults one at a time; stops quietly when `cancel` is set. Opening errors are raised
     on the first next(). Options as for extract_text (markers, page_breaks and bom concern the
     joined text and do not apply)."""
     options = _options(options, option_values)
     render = renderer(options.mode)
-    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
+    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                             ocr=_ocr_engine(options, ocr_engine, data))
     numbers, _ = select_pages(options.pages, document.page_count)
     vocabulary = Vocabulary() if _dehyphenating(options) else None
     seen: list[PageLayout] = []
     for done, number in enumerate(numbers, 1):
         if _cancel_requested(cancel):
             return
-        layout, warnings, rotation = _analyse(document, number)
+        layout, warnings, rotation = _analyse(document, number, order=options.order)
         if seen and needs_document_stats(layout):
-            layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]))
+            layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]),
+                                                  order=options.order)
         seen.append(layout)
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
+        if render.structured:   # heading ranks from the pages seen so far (extract_text uses the whole document)
+            _mark_structure([(layout, warnings, rotation)], seen[-STATS_WINDOW_PAGES:])
         result = _render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
         if on_progress is not None:
             on_progress(done, len(numbers))
         yield result
+
+
+def ocr_images(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
+               **option_values: Any) -> list[tuple[int, str, PageImage]]:
+    """(page number, image_key, image) of every image OCR would read on the selected pages without a
+    text layer: the browser's first pass (it recognises them, then calls extract_text with
+    ocr_engine=recorded_engine(words by key)). Nothing is recognised here."""
+    options = _options(options, option_values)
+    found: list[tuple[int, str, PageImage]] = []
+    current = [0]
+
+    def record(image: PageImage) -> list:
+        found.append((current[0], image_key(image), image))
+        return []
+
+    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                             ocr=OcrEngine(record))
+    numbers, _ = select_pages(options.pages, document.page_count)
+    for number in numbers:
+        current[0] = number
+        document.page(number - 1).glyphs
+    return found
 
 
 def scan_report(pages: list[PageResult]) -> ScanReport | None:
@@ -202,7 +257,9 @@ def scan_report(pages: list[PageResult]) -> ScanReport | None:
     total = sum(p.char_count for p in pages)
     # the issue's rule (too few characters per page) — but a tiny text-only file is text, not a scan,
     # and neither are pages whose fonts have no character mapping (unmapped_report)
-    if pages and total / len(pages) < MIN_CHARS_PER_PAGE and (empty or (total == 0 and not any(p.unmapped for p in pages))):
+    # (nor is a document whose text is all in layers hidden at opening)
+    if pages and total / len(pages) < MIN_CHARS_PER_PAGE and (empty or (
+            total == 0 and not any(p.unmapped or p.hidden_glyphs for p in pages))):
         return ScanReport(True, empty or [p.number for p in pages],
                           "no text layer: the document looks scanned (image-only) and needs OCR")
     if not empty:
@@ -238,6 +295,17 @@ def _options(options: ExtractOptions | None, values: dict[str, Any]) -> ExtractO
     return options.replace(**values) if values else options
 
 
+def _ocr_engine(options: ExtractOptions, given: OcrEngine | None, data: bytes) -> OcrEngine | None:
+    """The injected engine, or tesseract on CPython when OCR languages are asked for."""
+    if given is not None:
+        return given
+    if not options.ocr:
+        return None
+    from .tesseract import tesseract_engine
+
+    return tesseract_engine(options.ocr, data, password=options.password)
+
+
 def _cancel_requested(cancel: CancelSignal) -> bool:
     if cancel is None:
         return False
@@ -250,24 +318,35 @@ def _check_cancel(cancel: CancelSignal) -> None:
         raise Cancelled("extraction was cancelled")
 
 
-def _analyse(document: Document, number: int, doc_stats=None) -> tuple[PageLayout, list[str], int]:
+def _analyse(document: Document, number: int, doc_stats=None, *, order: str = "geometry") -> tuple[PageLayout, list[str], int]:
     with fewer_collections():  # interpretation and layout both allocate ~10⁵ small acyclic objects
-        return _analyse_page(document, number, doc_stats)
+        return _analyse_page(document, number, doc_stats, order)
 
 
-def _analyse_page(document: Document, number: int, doc_stats=None) -> tuple[PageLayout, list[str], int]:
+def _analyse_page(document: Document, number: int, doc_stats=None,
+                  order: str = "geometry") -> tuple[PageLayout, list[str], int]:
     from .layout import analyze_page, fallback_layout
 
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
-    facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs}
+    facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs,
+             "hidden_glyphs": page.hidden_glyphs,
+             "font_styles": page.font_styles, "links": page.links}
+    structure = document.structure if order != "geometry" else None
+    tags = structure.page(number - 1) if structure is not None else None
     try:
-        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts)
+        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, order=order)
+        if structure is not None:
+            layout.figures = list(structure.figures.get(number - 1, ()))
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise
-        layout = fallback_layout(glyphs, page.width, page.height, number, **facts)
+        layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage,
+                                 unmapped_glyphs=page.unmapped_glyphs)
         layout.warnings.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
+    if page.ocr is not None:
+        layout.ocr = page.ocr
+        attach_confidence(layout, page.ocr)
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings]
     return layout, warnings, page.rotation
 
@@ -277,19 +356,48 @@ def _debugging() -> bool:
     return bool(os.environ.get("GLYPHLINE_DEBUG"))
 
 
-def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]]):
+def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]], order: str):
     """Second look at the pages that were short of evidence, with the whole document's statistics."""
     short = [i for i, (layout, _, _) in enumerate(analysed) if needs_document_stats(layout)]
     if not short or len(short) == len(analysed):
         return analysed  # nothing to fix, or no page has more evidence than the others
     stats = collect_doc_stats([layout for layout, _, _ in analysed])
     for i in short:
-        analysed[i] = _analyse(document, analysed[i][0].number, stats)
+        analysed[i] = _analyse(document, analysed[i][0].number, stats, order=order)
     return analysed
 
 
+def _order_warnings(document: Document, options: ExtractOptions) -> list[str]:
+    if options.order == "tags" and document.structure is None:
+        return ["the document is not tagged (no structure tree): the page layout gives its reading order"]
+    return []
+
+
+def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence: list[PageLayout]) -> None:
+    """Headings, lists, tables and running headers for the structured outputs (layout.structure),
+    ranked on the `evidence` pages; a bug costs the structure of a page, never its text."""
+    try:
+        headings = heading_styles(evidence)
+    except Exception as exc:
+        if _debugging():
+            raise
+        headings = HeadingStyles()
+        for _, warnings, _ in analysed[:1]:
+            warnings.append(f"the document's headings could not be ranked ({short_error(exc)})")
+    for layout, warnings, _ in analysed:
+        try:
+            mark_structure(layout, headings)
+        except Exception as exc:
+            if _debugging():
+                raise
+            for block in layout.blocks:
+                block.kind, block.level, block.marker = "paragraph", 0, ""
+            warnings.append(f"page {layout.number}: its structure could not be found ({short_error(exc)}); "
+                            "its blocks are given as paragraphs")
+
+
 def _dehyphenating(options: ExtractOptions) -> bool:
-    return options.mode is OutputMode.REFLOW and options.dehyphenate
+    return options.mode in (OutputMode.REFLOW, OutputMode.MARKDOWN) and options.dehyphenate
 
 
 def _vocabulary(layouts: list[PageLayout], options: ExtractOptions) -> Vocabulary | None:
@@ -309,20 +417,18 @@ def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation:
         text = ""
         warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
     return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan,
-                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs)
+                      unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs, hidden_glyphs=layout.hidden_glyphs,
+                      rotation=rotation, ocr=layout.ocr.as_dict() if layout.ocr is not None else None)
 
 
 def _lacks_text(layout: PageLayout) -> bool:
-    """A scan: too few characters, images over the page, and not an UNMAPPED_PAGE."""
-    return (layout.char_count < MIN_CHARS_PER_PAGE and layout.image_coverage >= SCAN_IMAGE_COVERAGE
-            and not _lacks_mapping(layout))
+    """A scan (textlayer.lacks_text_layer), unless its text is in layers hidden at opening."""
+    return (lacks_text_layer(layout.char_count, layout.image_coverage, layout.unmapped_glyphs)
+            and not layout.hidden_glyphs)
 
 
 def _lacks_mapping(layout: PageLayout) -> bool:
-    """Rule UNMAPPED_PAGE (see the constant)."""
-    dropped = layout.unmapped_glyphs
-    return (layout.char_count < MIN_CHARS_PER_PAGE and dropped > layout.char_count
-            and (dropped >= UNMAPPED_OVER_IMAGE_MIN or layout.image_coverage < SCAN_IMAGE_COVERAGE))
+    return lacks_mapping(layout.char_count, layout.image_coverage, layout.unmapped_glyphs)
 
 
 def _page_warnings(results: list[PageResult]) -> list[str]:

@@ -9,6 +9,9 @@ there once per process:
   and raises without it. The hook uses the extension when it imports (the optional `brotli`
   extra) and the pure-Python decoder `glyphline.brotli` otherwise (always in Pyodide). Both stop
   at pypdf's `brotli_maximum_output_length`, which the document sets to the stream budget.
+- Abbreviated filter names (`/A85`, `/AHx`, `/Fl`, … of ISO 32000-1 Table 92, meant for inline
+  images) are spelled out before pypdf sees them: pypdf 7 refuses them, pdf.js, MuPDF and
+  poppler read them in any stream.
 - Any filter that fails (an unknown name such as `/FooDecode`, corrupt data) is told to the
   reporter active on this thread (`reporting`), so the page being read gets a warning naming
   the filter instead of silently losing its text. The exception itself still propagates.
@@ -29,6 +32,11 @@ _installed = False
 _install_lock = threading.Lock()
 
 Reporter = Callable[[str], None]
+
+# the inline-image abbreviations of the standard filter names (ISO 32000-1 Table 92)
+FILTER_ABBREVIATIONS = {"/AHx": "/ASCIIHexDecode", "/A85": "/ASCII85Decode", "/LZW": "/LZWDecode",
+                        "/Fl": "/FlateDecode", "/RL": "/RunLengthDecode", "/CCF": "/CCITTFaxDecode",
+                        "/DCT": "/DCTDecode"}
 
 
 @contextmanager
@@ -114,6 +122,23 @@ def _filter_names(stream) -> list[str]:
         return []
 
 
+def spell_out_filters(stream) -> None:
+    """Replace abbreviated filter names in `stream`'s /Filter by the full ones, in place."""
+    from pypdf.generic import ArrayObject, NameObject
+
+    try:
+        filters = stream.get("/Filter")
+        filters = filters.get_object() if hasattr(filters, "get_object") else filters
+        names = filters if isinstance(filters, list) else [filters]
+        if not any(isinstance(name, str) and name in FILTER_ABBREVIATIONS for name in names):
+            return
+        full = [NameObject(FILTER_ABBREVIATIONS.get(name, name)) if isinstance(name, str) else name
+                for name in names]
+        stream[NameObject("/Filter")] = ArrayObject(full) if isinstance(filters, list) else full[0]
+    except Exception:
+        return   # a malformed /Filter is pypdf's to report
+
+
 def _describe(stream) -> str:
     ref = getattr(stream, "indirect_reference", None)
     return f"stream {ref.idnum} {ref.generation} R" if ref is not None else "an inline stream"
@@ -148,6 +173,7 @@ def install() -> None:
 
         def decode_stream_data(stream):
             try:
+                spell_out_filters(stream)
                 return original(stream)
             except LimitReachedError:
                 raise   # a budget, reported by the document as one

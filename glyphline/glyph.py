@@ -16,6 +16,7 @@ ACTUAL_TEXT = 4     # text replaced by a marked-content /ActualText span
 IN_FORM = 8         # drawn inside a Form XObject
 TEXT_RISE = 16      # shown with a text rise (Ts ≠ 0): raised or lowered off its line's baseline
 ANNOTATION = 32     # drawn by an annotation's appearance (form field, FreeText, stamp), not the page content
+OCR = 64            # read by OCR off a scanned image (glyphline.content.ocr), not drawn as text
 
 
 class Glyph(NamedTuple):
@@ -33,7 +34,7 @@ class Glyph(NamedTuple):
     descent: float       # part of `height` below the baseline (>= 0), along the normal
     size: float          # effective font size: 1 em of text space measured in viewer space
     font: str            # font name (BaseFont without subset prefix, or the resource name)
-    flags: int = 0       # INVISIBLE | VERTICAL | ACTUAL_TEXT | IN_FORM | TEXT_RISE | ANNOTATION
+    flags: int = 0       # INVISIBLE | VERTICAL | ACTUAL_TEXT | IN_FORM | TEXT_RISE | ANNOTATION | OCR
     mcid: int = -1       # marked-content id of the enclosing tagged span, -1 when none
 
     @property
@@ -55,3 +56,7 @@ class Glyph(NamedTuple):
     @property
     def from_annotation(self) -> bool:
         return bool(self.flags & ANNOTATION)
+
+    @property
+    def from_ocr(self) -> bool:
+        return bool(self.flags & OCR)

@@ -13,6 +13,10 @@ from typing import Any, Union
 
 PageSpec = Union[str, Iterable[int], None]
 
+# How a page's blocks are ordered (glyphline.layout.tagged): by the page's geometry, by the
+# author's structure tree (tagged PDF), or by the tree where it covers the page and agrees with it.
+ORDERS = ("auto", "geometry", "tags")
+
 
 class OutputMode(str, enum.Enum):
     """The renderings of a laid-out document (each registered in glyphline.output)."""
@@ -21,6 +25,7 @@ class OutputMode(str, enum.Enum):
     PRESERVE = "preserve"   # the page's own line breaks; blocks separated by a blank line
     LAYOUT = "layout"       # a character grid that keeps table columns and indents aligned
     JSON = "json"           # pages → blocks → lines → words with boxes (schema glyphline/1)
+    MARKDOWN = "markdown"   # headings, lists, tables, emphasis and links; running headers left out
 
     def __str__(self) -> str:
         return self.value
@@ -38,9 +43,14 @@ class ExtractOptions:
     password: str = ""              # user or owner password of an encrypted file
     bom: bool = False               # start the text with a UTF-8 byte order mark
     annotations: bool = True        # include what annotations draw (filled form fields, FreeText, stamps)
+    order: str = "auto"             # reading order: "auto" | "geometry" | "tags" (the structure tree of a tagged PDF)
+    ocr: str = ""                   # OCR languages for pages without a text layer ("eng", "eng+deu"); "" = no OCR
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", parse_mode(self.mode))
+        object.__setattr__(self, "ocr", parse_languages(self.ocr))
+        if self.order not in ORDERS:
+            raise ValueError(f"unknown order {self.order!r}; use one of {', '.join(ORDERS)}")
         if self.pages is not None and not isinstance(self.pages, str):
             object.__setattr__(self, "pages", tuple(self.pages))
 
@@ -59,7 +69,7 @@ class ExtractOptions:
             value = raw[name]
             if field.name == "pages":
                 value = str(value).strip() or None
-            elif field.name == "password":
+            elif field.name in ("password", "order", "ocr"):
                 value = str(value)
             elif field.name != "mode":
                 value = bool(value)
@@ -78,13 +88,29 @@ def parse_mode(mode: Any) -> OutputMode:
         raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(m.value for m in OutputMode)}") from None
 
 
+def parse_languages(value: Any) -> str:
+    """OCR languages as tesseract names them, joined by '+' ("eng+deu"); True means English."""
+    if value is True:
+        return "eng"
+    if not value:
+        return ""
+    names = [name.strip() for name in str(value).replace(",", "+").split("+") if name.strip()]
+    for name in names:
+        if not name.replace("_", "").isalnum() or len(name) > 40:
+            raise ValueError(f"invalid OCR language {name!r}; use tesseract's names such as eng or eng+deu")
+    return "+".join(names)
+
+
 def describe() -> dict[str, Any]:
-    """Modes, option names with their defaults, and error kinds: what the site build hands to JavaScript."""
+    """Modes with their file extensions, option names with their defaults, and error kinds: what the
+    site build hands to JavaScript."""
     from .errors import ERROR_KINDS
+    from .output import RENDERERS
 
     defaults = ExtractOptions()
     options = {}
     for field in dataclasses.fields(ExtractOptions):
         value = getattr(defaults, field.name)
         options[JS_NAMES.get(field.name, field.name)] = value.value if isinstance(value, OutputMode) else value
-    return {"modes": [m.value for m in OutputMode], "options": options, "errorKinds": list(ERROR_KINDS)}
+    return {"modes": [m.value for m in OutputMode], "extensions": {m.value: RENDERERS[m].extension for m in OutputMode},
+            "options": options, "errorKinds": list(ERROR_KINDS)}

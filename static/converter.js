@@ -6,16 +6,24 @@
 // Attributes: `page-drop` accepts files dropped anywhere on the page; `preload` starts the
 // worker as soon as the element is on the page; `sample="url"` adds a "Try a sample" button;
 // `lang="de"` overrides the browser language.
-import { extractText, preload, status, GlyphlineError, MODES, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
-import { chooseLanguage, formatBytes, formatNumber, translator } from "./i18n.js";
+import { extractText, preload, status, GlyphlineError, MODES, EXTENSIONS, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
+import { chooseLanguage, formatBytes, formatFileSize, formatNumber, translator } from "./i18n.js";
+import { downloadZip } from "../vendor/client-zip.mjs";
+import { DOWNLOAD_BYTES, OCR_LANGUAGES } from "./ocr.mjs";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
-// the options this form offers, with the engine's defaults; the preview shows text, so JSON is left to the API
+// the options this form offers, with the engine's defaults; every mode the engine has is offered
 const FORM_OPTIONS = ["mode", "markers", "dehyphenate", "annotations", "bom"];
 const DEFAULT_OPTIONS = { ...Object.fromEntries(FORM_OPTIONS.map((name) => [name, ENGINE_DEFAULTS[name]])), pages: "" };
-const FORM_MODES = MODES.filter((mode) => mode !== "json");
+const FORM_MODES = MODES;
+// a download's media type by its extension (the engine names the extension of each mode)
+const ZIP_NAME = "glyphline.zip";
+const FINAL = ["done", "scan", "error", "cancelled"]; // a job in one of these states can be cleared or retried
+const MEDIA_TYPES = { ".json": "application/json", ".md": "text/markdown;charset=utf-8", ".txt": "text/plain;charset=utf-8" };
 const PREVIEW_CHARS = 200_000; // a textarea with more than this gets sluggish on a phone
+const PAGE_LIST_WORDS = 6; // the page list names each page by its first few words…
+const PAGE_LIST_CHARS = 40; // …cut to what fits a phone's select
 const PAGE_RANGE = /^\s*\d+\s*(-\s*\d*\s*)?(,\s*\d+\s*(-\s*\d*\s*)?)*$/;
 // a finger, not a mouse, or a screen too narrow for dragging: "drop anywhere" means nothing there
 const NO_DRAG_MEDIA = "(pointer: coarse), (max-width: 480px)";
@@ -55,21 +63,68 @@ function element(tag, attributes = {}, children = []) {
   return node;
 }
 
-function textName(fileName) {
+function extensionOf(mode) {
+  return (EXTENSIONS && EXTENSIONS[mode]) || ".txt";
+}
+
+/** The download's name: the PDF's name with the mode's extension. */
+function outputName(fileName, mode) {
   const stem = String(fileName || "document").replace(/\.pdf$/i, "") || "document";
-  return `${stem}.txt`;
+  return `${stem}${extensionOf(mode)}`;
+}
+
+function mediaType(mode) {
+  return MEDIA_TYPES[extensionOf(mode)] || "text/plain;charset=utf-8";
+}
+
+/** A page's text as shown and copied: without its form feed; a JSON page indented to be read. */
+function displayText(page, mode) {
+  const text = page.text.replace(/\f/g, "");
+  if (mode !== "json") return text;
+  try { return JSON.stringify(JSON.parse(text), null, 2); } catch { return text; }
+}
+
+/** A block's text with every occurrence of `query` (case-insensitive) in a <mark>. */
+function highlighted(node, text, query) {
+  if (!query) { node.textContent = text; return node; }
+  const lower = text.toLocaleLowerCase();
+  const needle = query.toLocaleLowerCase();
+  let from = 0;
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
+    node.append(text.slice(from, at), element("mark", { class: "hit", text: text.slice(at, at + needle.length) }));
+    from = at + needle.length;
+  }
+  node.append(text.slice(from));
+  return node;
+}
+
+/** How often `query` occurs in `text` (case-insensitive, not overlapping). */
+function countHits(text, query) {
+  if (!query) return 0;
+  const lower = text.toLocaleLowerCase();
+  const needle = query.toLocaleLowerCase();
+  let count = 0;
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) count += 1;
+  return count;
 }
 
 /** A page's text as elements, each with dir="auto" so Arabic and Hebrew read right to left:
  * reflow paragraphs (one line each), the lines of preserve (blank ones kept as spacing), or the
  * whole grid of a layout page (one direction per page: its columns must stay aligned). */
-function previewBlocks(text, mode) {
+function previewBlocks(text, mode, query = "") {
   const body = text.replace(/\n+$/, "");
   if (!body.trim()) return [];
-  if (mode === "layout") return [element("p", { class: "block", dir: "auto", text: body })];
+  const block = (line) => highlighted(element("p", { class: "block", dir: "auto" }), line, query);
+  if (mode === "layout" || mode === "json") return [block(body)];
   const lines = body.split("\n");
   const kept = mode === "preserve" ? lines : lines.filter((line) => line.trim());
-  return kept.map((line) => element("p", { class: "block", dir: "auto", text: line }));
+  return kept.map(block);
+}
+
+/** The first words of a page, for the page list. */
+function pageStart(text) {
+  const words = text.replace(/\f/g, "").trim().split(/\s+/).slice(0, PAGE_LIST_WORDS).join(" ");
+  return words.length > PAGE_LIST_CHARS ? `${words.slice(0, PAGE_LIST_CHARS)}…` : words;
 }
 
 let jobCounter = 0;
@@ -153,6 +208,7 @@ class GlyphlineConverter extends HTMLElement {
       actions.push(sample);
     }
     const dropzone = element("section", { class: "dropzone", "aria-labelledby": "drop-text" }, [
+      element("img", { class: "drop-icon", src: new URL("./icon.svg", import.meta.url).href, alt: "" }),
       element("p", { id: "drop-text", text: t("dropHere") }),
       element("div", { class: "actions" }, actions),
     ]);
@@ -161,9 +217,36 @@ class GlyphlineConverter extends HTMLElement {
       id: "drop-overlay", class: this.hasAttribute("page-drop") ? "drop-overlay page" : "drop-overlay",
       role: "region", "aria-label": t("dropOverlay"), hidden: true,
     }, [element("p", { text: t("dropOverlay") })]);
-    this.root.append(loader, dropzone, overlay, this.renderOptions(),
-      element("div", { id: "live", class: "visually-hidden", "aria-live": "polite", role: "status" }),
-      element("ol", { id: "queue", class: "queue", "aria-label": t("queueLabel") }));
+    // two columns on a wide screen (drop zone and options beside the files), one on a phone
+    const layout = element("div", { id: "layout", class: "layout", "data-empty": "true" }, [
+      element("div", { class: "side" }, [dropzone, this.renderOptions()]),
+      element("div", { class: "results" }, [this.renderQueueBar(), element("ol", { id: "queue", class: "queue", "aria-label": t("queueLabel") })]),
+    ]);
+    this.root.append(loader, layout, overlay,
+      element("div", { id: "live", class: "visually-hidden", "aria-live": "polite", role: "status" }));
+  }
+
+  /** Above the queue: download all as one ZIP, clear the finished files, clear all. */
+  renderQueueBar() {
+    const t = this.t;
+    const downloadAll = element("button", { type: "button", id: "download-all", class: "button primary", text: t("downloadAll") });
+    const clearDone = element("button", { type: "button", id: "clear-done", class: "button", text: t("clearDone") });
+    const clearAll = element("button", { type: "button", id: "clear-all", class: "button", text: t("clearAll") });
+    downloadAll.addEventListener("click", () => this.downloadAll());
+    clearDone.addEventListener("click", () => this.clear((job) => FINAL.includes(job.view.item.dataset.state)));
+    clearAll.addEventListener("click", () => this.clear(() => true));
+    return element("div", { id: "queue-bar", class: "queue-bar actions", role: "group", "aria-label": t("queueLabel"), hidden: true },
+      [downloadAll, clearDone, clearAll]);
+  }
+
+  /** The queue bar follows the jobs: shown with any, "Download all" with a finished result. */
+  updateQueueBar() {
+    const bar = this.root.getElementById("queue-bar");
+    if (!bar) return;
+    bar.hidden = this.jobs.length === 0;
+    this.root.getElementById("layout").dataset.empty = String(this.jobs.length === 0); // no files: the drop zone alone, as the hero
+    this.root.getElementById("download-all").disabled = !this.jobs.some((job) => job.view.item.dataset.state === "done");
+    this.root.getElementById("clear-done").disabled = !this.jobs.some((job) => FINAL.includes(job.view.item.dataset.state));
   }
 
   renderOptions() {
@@ -172,7 +255,7 @@ class GlyphlineConverter extends HTMLElement {
     for (const mode of FORM_MODES) {
       const radio = element("input", { type: "radio", name: "mode", value: mode, id: `mode-${mode}`, checked: this.options.mode === mode });
       radio.addEventListener("change", () => this.setOption("mode", mode));
-      modes.append(element("div", { class: "choice" }, [radio, element("label", { for: `mode-${mode}`, text: t(`modes.${mode}`) })]));
+      modes.append(element("div", { class: "choice" }, [radio, element("label", { for: `mode-${mode}`, text: this.modeLabel(mode) })]));
     }
     const checks = element("fieldset", { class: "checks" });
     for (const name of FORM_OPTIONS.filter((option) => option !== "mode")) {
@@ -192,9 +275,17 @@ class GlyphlineConverter extends HTMLElement {
     ]);
   }
 
+  /** A mode's label; a mode this page has no words for yet is named by its own name. */
+  modeLabel(mode) {
+    const key = `modes.${mode}`;
+    const label = this.t(key);
+    return label === key ? `${mode.charAt(0).toUpperCase()}${mode.slice(1)} (${extensionOf(mode)})` : label;
+  }
+
   setOption(name, value) {
     this.options = { ...this.options, [name]: value };
     saveOptions(this.options);
+    for (const job of this.jobs) this.updateRetry(job); // results stay; each offers a re-run
   }
 
   loadingText(done, total, stage) {
@@ -296,6 +387,56 @@ class GlyphlineConverter extends HTMLElement {
       this.root.getElementById("queue").append(job.view.item);
       this.start(job);
     }
+    this.updateQueueBar();
+  }
+
+  /** Removes one file from the queue (cancelling it first); the focus goes to its neighbour. */
+  remove(job, moveFocus = true) {
+    job.removed = true;
+    if (job.controller) job.controller.abort();
+    const index = this.jobs.indexOf(job);
+    if (index >= 0) this.jobs.splice(index, 1);
+    job.view.item.remove();
+    this.updateQueueBar();
+    if (!moveFocus) return;
+    const neighbour = this.jobs[Math.min(index, this.jobs.length - 1)];
+    if (neighbour) neighbour.view.item.focus();
+    else this.root.getElementById("file").focus();
+  }
+
+  clear(which) {
+    const chosen = this.jobs.filter(which);
+    for (const job of chosen) this.remove(job, false);
+    this.announce(this.t("cleared", { count: formatNumber(this.language, chosen.length) }));
+    const first = this.jobs[0];
+    if (first) first.view.item.focus(); else this.root.getElementById("file").focus();
+  }
+
+  /** Every finished result in one ZIP (client-zip, stored entries), each under its download name. */
+  async downloadAll() {
+    const used = new Map();
+    const files = [];
+    for (const job of this.jobs) {
+      if (job.view.item.dataset.state !== "done" || !job.result) continue;
+      let name = outputName(job.file.name, job.mode);
+      const seen = used.get(name) || 0;
+      used.set(name, seen + 1);
+      if (seen) name = name.replace(/(\.[^.]+)?$/, (extension) => ` (${seen + 1})${extension}`); // two "a.pdf": a.txt, a (2).txt
+      files.push({ name, input: job.result.text, lastModified: new Date() });
+    }
+    if (!files.length) return;
+    const blob = await downloadZip(files).blob();
+    this.save(new Blob([blob], { type: "application/zip" }), ZIP_NAME);
+  }
+
+  /** Retry after a cancel or an error; a finished file offers a re-run when the options changed since. */
+  updateRetry(job) {
+    const t = this.t;
+    const state = job.view.item.dataset.state;
+    const changed = job.options && JSON.stringify(job.options) !== JSON.stringify(this.options);
+    const offer = ["error", "cancelled"].includes(state) || (["done", "scan"].includes(state) && changed);
+    job.view.retry.hidden = !offer;
+    job.view.retry.textContent = ["done", "scan"].includes(state) ? t("rerun") : t("retry");
   }
 
   // ------------------------------------------------------------------ one file
@@ -307,6 +448,8 @@ class GlyphlineConverter extends HTMLElement {
     view.status = element("p", { class: "status", id: `${id}-status`, text: t("waiting") });
     view.progress = element("progress", { class: "progress", max: "1", value: "0", "aria-labelledby": `${id}-status` });
     view.cancel = element("button", { type: "button", class: "button cancel", text: t("cancel") });
+    view.retry = element("button", { type: "button", class: "button retry", hidden: true });
+    view.remove = element("button", { type: "button", class: "button remove", text: t("remove"), "aria-describedby": `${id}-name` });
     view.banner = element("p", { class: "banner scan", role: "alert", hidden: true });
     view.error = element("p", { class: "banner error", role: "alert", hidden: true });
     view.passwordInput = element("input", { type: "password", id: `${id}-password`, autocomplete: "off" });
@@ -316,27 +459,58 @@ class GlyphlineConverter extends HTMLElement {
       element("label", { for: `${id}-password`, text: t("passwordLabel", { name: file.name }) }),
       element("div", { class: "actions" }, [view.passwordInput, element("button", { type: "submit", class: "button primary", text: t("passwordSubmit") })]),
     ]);
+    // the technical sentence behind an error's kind, for those who want it
+    view.errorDetail = element("pre", { class: "detail" });
+    view.errorDetails = element("details", { class: "error-details", hidden: true }, [element("summary", { text: t("details") }), view.errorDetail]);
     view.counts = element("p", { class: "counts" });
     view.warnings = element("ul", { class: "warnings" });
-    view.warningsBox = element("details", { class: "warnings-box", hidden: true }, [element("summary", { text: t("warningsTitle") }), view.warnings]);
-    view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: textName(file.name) }) });
-    view.copy = element("button", { type: "button", class: "button copy", text: t("copy") });
+    view.warningsSummary = element("summary");
+    view.warningDetail = element("pre", { class: "detail" });
+    view.warningsBox = element("details", { class: "warnings-box", hidden: true }, [
+      view.warningsSummary, view.warnings,
+      element("details", { class: "notice-details" }, [element("summary", { text: t("details") }), view.warningDetail]),
+    ]);
+    view.download = element("button", { type: "button", class: "button primary download", text: t("download", { name: outputName(file.name, this.options.mode) }) });
+    view.copy = element("button", { type: "button", class: "button copy", text: t("copyAll") });
+    view.copyPage = element("button", { type: "button", class: "button copy-page", hidden: true, text: t("copyPage", { number: 1 }) });
     view.copyStatus = element("span", { class: "copy-status", role: "status" });
+    // the page view: previous/next, a page number, a list of the pages ("All pages" first)
+    view.previous = element("button", { type: "button", class: "button previous", text: t("previousPage") });
+    view.next = element("button", { type: "button", class: "button next", text: t("nextPage") });
+    view.pageInput = element("input", { type: "number", id: `${id}-page`, class: "page-number", min: "1", inputmode: "numeric" });
+    view.pageOf = element("span", { class: "page-of" });
+    view.pageList = element("select", { id: `${id}-pages`, class: "page-list" });
+    view.pager = element("nav", { class: "pager", "aria-label": t("pagesNav", { name: file.name }) }, [
+      view.previous,
+      element("span", { class: "page-field" }, [element("label", { for: `${id}-page`, text: t("pageNumber") }), view.pageInput, view.pageOf]),
+      view.next,
+      element("span", { class: "page-field" }, [element("label", { for: `${id}-pages`, class: "visually-hidden", text: t("pageList") }), view.pageList]),
+    ]);
+    view.search = element("input", { type: "search", id: `${id}-search`, class: "search", autocomplete: "off", "aria-describedby": `${id}-hits` });
+    view.hits = element("span", { class: "hits", id: `${id}-hits`, role: "status" });
+    view.searchBox = element("div", { class: "search-box", role: "search" }, [
+      element("label", { for: `${id}-search`, text: t("searchLabel") }), view.search, view.hits,
+    ]);
     view.previewNote = element("p", { class: "hint", hidden: true });
     // one section per page under a "Page N" label, each block with dir="auto" (Arabic and
     // Hebrew read right to left); focusable so the keyboard can scroll it
     view.preview = element("div", { class: "preview", role: "region", tabindex: "0", "aria-label": t("preview", { name: file.name }) });
     view.result = element("div", { class: "result", hidden: true }, [
-      view.counts, element("div", { class: "actions" }, [view.download, view.copy, view.copyStatus]),
-      view.warningsBox, view.previewNote, view.preview,
+      view.counts, element("div", { class: "actions" }, [view.download, view.copy, view.copyPage, view.copyStatus]),
+      view.warningsBox, element("div", { class: "toolbar" }, [view.pager, view.searchBox]), view.previewNote, view.preview,
     ]);
     // tabindex -1: focus comes back here after Cancel hides the button that had it
     view.item = element("li", { class: "job", "data-state": "waiting", id, tabindex: "-1", "aria-labelledby": `${id}-name` }, [
-      element("h2", { class: "name", id: `${id}-name`, text: file.name }),
-      element("div", { class: "line" }, [view.status, view.cancel]), view.progress,
-      view.banner, view.error, view.passwordForm, view.result,
+      element("div", { class: "head" }, [
+        element("h2", { class: "name", id: `${id}-name`, text: file.name }),
+        element("span", { class: "size", text: formatFileSize(this.language, file.size) }),
+      ]),
+      element("div", { class: "line" }, [view.status, element("div", { class: "job-actions" }, [view.cancel, view.retry, view.remove])]),
+      view.progress,
+      view.banner, view.error, view.errorDetails, view.passwordForm, view.result,
     ]);
-    const job = { file, view, password: "", controller: null, result: null, cancelClicked: false };
+    // page: the page shown alone, 0 for all pages; query: the search text
+    const job = { file, view, password: "", controller: null, result: null, cancelClicked: false, page: 0, query: "", hit: -1 };
     view.cancel.addEventListener("click", () => {
       job.cancelClicked = true;
       if (job.controller) job.controller.abort();
@@ -348,7 +522,30 @@ class GlyphlineConverter extends HTMLElement {
       this.start(job);
     });
     view.download.addEventListener("click", () => this.download(job));
-    view.copy.addEventListener("click", () => this.copy(job));
+    view.remove.addEventListener("click", () => this.remove(job));
+    view.retry.addEventListener("click", () => {
+      job.password = job.password || "";
+      this.start(job);
+      view.cancel.focus(); // the retry button is gone: Cancel takes its place
+    });
+    view.copy.addEventListener("click", () => this.copy(job, job.result.text));
+    view.copyPage.addEventListener("click", () => {
+      const page = job.result.pages.find((candidate) => candidate.number === job.page);
+      if (page) this.copy(job, displayText(page, job.mode));
+    });
+    view.previous.addEventListener("click", () => this.stepPage(job, -1));
+    view.next.addEventListener("click", () => this.stepPage(job, +1));
+    view.pageInput.addEventListener("change", () => {
+      const number = Number(view.pageInput.value);
+      const known = job.result.pages.some((page) => page.number === number);
+      view.pageInput.setAttribute("aria-invalid", known ? "false" : "true");
+      if (known) this.showPage(job, number);
+    });
+    view.pageList.addEventListener("change", () => this.showPage(job, Number(view.pageList.value)));
+    view.search.addEventListener("input", () => { job.query = view.search.value; this.refreshPreview(job); });
+    view.search.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") { event.preventDefault(); this.nextHit(job, event.shiftKey ? -1 : 1); }
+    });
     return job;
   }
 
@@ -356,20 +553,25 @@ class GlyphlineConverter extends HTMLElement {
     job.view.item.dataset.state = state;
     job.view.cancel.hidden = !["waiting", "running"].includes(state);
     job.view.progress.hidden = !["waiting", "running"].includes(state);
+    this.updateRetry(job);
+    this.updateQueueBar();
   }
 
   async start(job) {
     const t = this.t;
     const view = job.view;
-    for (const part of [view.banner, view.error, view.passwordForm, view.result]) part.hidden = true;
+    // a re-run keeps the last result in view until the new one replaces it
+    for (const part of [view.banner, view.error, view.errorDetails, view.passwordForm]) part.hidden = true;
+    if (!job.result) view.result.hidden = true;
     const options = { ...this.options };
-    job.mode = options.mode;
+    job.options = options;
+    if (!job.result) job.mode = options.mode;
     if (options.pages && !PAGE_RANGE.test(options.pages)) {
       this.fail(job, "bad-options", "");
       return;
     }
     this.setState(job, "waiting");
-    view.status.textContent = status.state === "ready" ? t("waiting") : t("reading");
+    view.status.textContent = job.ocr ? t("ocrPreparing") : status.state === "ready" ? t("waiting") : t("reading");
     indeterminate(view.progress);
     job.controller = new AbortController();
     let announcedStart = false;
@@ -383,6 +585,12 @@ class GlyphlineConverter extends HTMLElement {
         annotations: options.annotations,
         bom: options.bom,
         password: job.password,
+        ocr: job.ocr || undefined,
+        onOcrProgress: ({ image, images, page }) => {
+          view.status.textContent = t("ocrProgress", { page, image, images });
+          view.progress.max = images;
+          view.progress.value = image;
+        },
         signal: job.controller.signal,
         onProgress: ({ page, pages }) => {
           if (!announcedStart) { this.announce(t("announceStart", { name: job.file.name })); announcedStart = true; }
@@ -392,10 +600,13 @@ class GlyphlineConverter extends HTMLElement {
           view.progress.value = page;
         },
       });
+      if (job.removed) return;
       this.show(job, result);
     } catch (error) {
+      if (job.removed) return;
       if (error && error.name === "AbortError") {
-        this.setState(job, "cancelled");
+        // a cancelled re-run leaves the previous result as it was
+        this.setState(job, job.result && !view.result.hidden ? "done" : "cancelled");
         view.status.textContent = t("cancelled");
         this.announce(`${job.file.name}: ${t("cancelled")}`);
         // the Cancel button is gone: the focus goes to the file's card, not to the page's start
@@ -409,6 +620,26 @@ class GlyphlineConverter extends HTMLElement {
         this.fail(job, "failed", String(error && error.message || error));
       }
     }
+  }
+
+  // the "needs OCR" banner offers recognition: a language and the one-time download it costs
+  offerOcr(job) {
+    if (job.ocr) return; // recognised already: what is still missing has no text to read
+    const t = this.t;
+    const select = element("select", { class: "ocr-language", "aria-label": t("ocrLanguage") },
+      OCR_LANGUAGES.map((code) => element("option", { value: code, text: t(`ocrLanguages.${code}`) })));
+    const size = element("span", { class: "ocr-size" });
+    const showSize = () => {
+      size.textContent = t("ocrSize", { size: formatBytes(this.language, DOWNLOAD_BYTES.base + DOWNLOAD_BYTES[select.value]) });
+    };
+    select.addEventListener("change", showSize);
+    showSize();
+    const button = element("button", { type: "button", class: "button primary ocr", text: t("ocrOffer") });
+    button.addEventListener("click", () => {
+      job.ocr = select.value;
+      this.start(job);
+    });
+    job.view.banner.append(" ", element("span", { class: "ocr-offer" }, [button, " ", select, " ", size]));
   }
 
   askPassword(job) {
@@ -428,11 +659,16 @@ class GlyphlineConverter extends HTMLElement {
 
   fail(job, kind, message) {
     const t = this.t;
+    job.result = null; // a failed re-run: the earlier result no longer matches the options
+    job.view.result.hidden = true;
     this.setState(job, "error");
     job.view.status.textContent = "";
-    job.view.error.textContent = t(`errors.${kind}`, { message }) || t("errors.failed", { message });
+    const known = t(`errors.${kind}`) !== `errors.${kind}`;
+    job.view.error.textContent = known ? t(`errors.${kind}`) : t("errors.failed");
     job.view.error.dataset.kind = kind;
     job.view.error.hidden = false;
+    job.view.errorDetail.textContent = message || "";
+    job.view.errorDetails.hidden = !message;
   }
 
   show(job, result) {
@@ -440,6 +676,8 @@ class GlyphlineConverter extends HTMLElement {
     const view = job.view;
     const lang = this.language;
     job.result = result;
+    job.mode = job.options.mode;
+    view.result.hidden = true; // shown again below unless the file has no text to show
     const selected = result.pages.length;
     view.status.textContent = t("done", { seconds: formatNumber(lang, Math.round(result.seconds * 100) / 100) });
     this.announce(t("announceDone", { name: job.file.name, pages: selected }));
@@ -457,45 +695,159 @@ class GlyphlineConverter extends HTMLElement {
     if (result.scan && result.scan.wholeDocument) {
       this.setState(job, "scan");
       view.banner.textContent = t("scanWhole");
+      this.offerOcr(job);
       view.banner.hidden = false;
       return; // never an empty download presented as success
     }
     this.setState(job, "done");
+    view.download.textContent = t("download", { name: outputName(job.file.name, job.mode) });
     if (missingFontData) {
       view.banner.textContent = t("errors.font-data");
       view.banner.hidden = false;
     } else if (result.scan) {
       view.banner.textContent = t("scanPages", { pages: result.scan.pages.join(", ") });
+      this.offerOcr(job);
       view.banner.hidden = false;
     } else if (result.unmapped) {
       const key = result.unmapped.wholeDocument ? "unmappedWhole" : "unmappedPages";
       view.banner.textContent = t(key, { pages: result.unmapped.pages.join(", ") });
       view.banner.hidden = false;
     }
-    view.warnings.replaceChildren(...result.warnings.map((warning) => element("li", { text: warning })));
-    view.warningsBox.hidden = result.warnings.length === 0;
-    const cut = this.renderPreview(view.preview, result, job.mode);
-    view.previewNote.hidden = !cut;
-    view.previewNote.textContent = cut ? t("previewCut", { chars: formatNumber(lang, PREVIEW_CHARS) }) : "";
+    this.renderNotices(view, result);
+    view.download.textContent = t("download", { name: outputName(job.file.name, job.mode) });
+    this.renderPager(job);
+    this.refreshPreview(job);
     view.result.hidden = false;
   }
 
-  /** The preview from the per-page results; returns whether it was cut at PREVIEW_CHARS. */
-  renderPreview(preview, result, mode) {
+  /** The engine's warnings in the reader's language: one line per distinct sentence, with the
+   * pages it concerns; the English originals behind "Details". A result without codes (an older
+   * worker) shows its English warnings as they are. */
+  renderNotices(view, result) {
     const t = this.t;
-    const labelled = result.pages.length > 1;
+    const notices = result.notices || (result.warnings || []).map((text) => ({ code: "other", params: {}, page: null, text }));
+    const groups = new Map();
+    for (const notice of notices) {
+      const worded = notice.code === "other" && !result.notices ? notice.text : this.wordNotice(notice);
+      if (!groups.has(worded)) groups.set(worded, { pages: new Set(), count: 0 });
+      const group = groups.get(worded);
+      group.count += 1;
+      if (notice.page != null) group.pages.add(notice.page);
+    }
+    const lines = [...groups].map(([text, { pages, count }]) => {
+      const numbers = [...pages].sort((a, b) => a - b);
+      if (numbers.length) {
+        const listed = numbers.map((number) => formatNumber(this.language, number)).join(", ");
+        return t(numbers.length === 1 ? "noticeOnPages" : "noticeOnPagesMany", { pages: listed, text });
+      }
+      return count > 1 ? t("noticeRepeated", { text, count: formatNumber(this.language, count) }) : text;
+    });
+    view.warnings.replaceChildren(...lines.map((line) => element("li", { class: "notice", text: line })));
+    view.warningsSummary.textContent = t("noticesTitle", { count: formatNumber(this.language, notices.length) });
+    view.warningDetail.textContent = [...new Set(notices.map((notice) => notice.text))].join("\n");
+    view.warningsBox.hidden = notices.length === 0;
+  }
+
+  wordNotice(notice) {
+    const params = notice.params || {};
+    const singular = `notices.${notice.code}#one`; // "1 character is…", where the sentence has one
+    const key = params.count === 1 && this.t(singular) !== singular ? singular : `notices.${notice.code}`;
+    const worded = this.t(key, params);
+    return worded === key ? this.t("notices.other") : worded;
+  }
+
+  // ------------------------------------------------------------------ the page view
+
+  /** The page list and number field for a new result; the view starts on all pages. */
+  renderPager(job) {
+    const t = this.t;
+    const view = job.view;
+    const pages = job.result.pages;
+    job.page = 0;
+    job.hit = -1;
+    view.pager.hidden = pages.length < 2; // one page: nothing to move between
+    view.pageInput.min = String(pages.length ? pages[0].number : 1);
+    view.pageInput.max = String(pages.length ? pages[pages.length - 1].number : 1);
+    view.pageOf.textContent = t("pageOf", { pages: formatNumber(this.language, job.result.pageCount) });
+    view.pageList.replaceChildren(
+      element("option", { value: "0", text: t("allPages") }),
+      ...pages.map((page) => element("option", {
+        value: String(page.number),
+        text: job.mode === "json" ? t("pageLabel", { number: formatNumber(this.language, page.number) })
+          : t("pageChoice", { number: formatNumber(this.language, page.number), start: pageStart(page.text) }),
+      })),
+    );
+  }
+
+  showPage(job, number) {
+    job.page = number;
+    job.hit = -1;
+    this.refreshPreview(job);
+  }
+
+  /** Previous/next: from "all pages", next is the first page and previous the last. */
+  stepPage(job, step) {
+    const numbers = job.result.pages.map((page) => page.number);
+    const index = numbers.indexOf(job.page);
+    const target = index < 0 ? (step > 0 ? 0 : numbers.length - 1) : Math.min(numbers.length - 1, Math.max(0, index + step));
+    this.showPage(job, numbers[target]);
+  }
+
+  /** Re-renders the preview for the current page and search, and the controls that depend on them. */
+  refreshPreview(job) {
+    const t = this.t;
+    const view = job.view;
+    const result = job.result;
+    const lang = this.language;
+    const numbers = result.pages.map((page) => page.number);
+    const index = numbers.indexOf(job.page);
+    view.previous.disabled = index === 0;
+    view.next.disabled = index === numbers.length - 1;
+    view.pageInput.value = job.page ? String(job.page) : "";
+    view.pageInput.setAttribute("aria-invalid", "false");
+    view.pageList.value = String(job.page);
+    view.copyPage.hidden = !job.page;
+    if (job.page) view.copyPage.textContent = t("copyPage", { number: formatNumber(lang, job.page) });
+    const shown = job.page ? result.pages.filter((page) => page.number === job.page) : result.pages;
+    const cut = this.renderPreview(view.preview, shown, job.mode, result.pages.length > 1, job.query);
+    view.previewNote.hidden = !cut;
+    view.previewNote.textContent = cut ? t("previewCut", { chars: formatNumber(lang, PREVIEW_CHARS) }) : "";
+    // hits are counted in the full text, also where the preview was cut
+    const query = job.query;
+    const total = result.pages.reduce((sum, page) => sum + countHits(displayText(page, job.mode), query), 0);
+    const here = shown.reduce((sum, page) => sum + countHits(displayText(page, job.mode), query), 0);
+    if (!query) view.hits.textContent = "";
+    else if (!total) view.hits.textContent = t("searchNone");
+    else if (job.page) view.hits.textContent = t("searchHitsPage", { count: formatNumber(lang, here), total: formatNumber(lang, total) });
+    else view.hits.textContent = t(total === 1 ? "searchHitsOne" : "searchHits", { count: formatNumber(lang, total) });
+  }
+
+  /** Enter in the search field: the next highlighted hit is marked and scrolled into view. */
+  nextHit(job, step) {
+    const marks = [...job.view.preview.querySelectorAll("mark.hit")];
+    if (!marks.length) return;
+    for (const mark of marks) mark.classList.remove("current");
+    job.hit = (job.hit + step + marks.length) % marks.length;
+    const mark = marks[job.hit];
+    mark.classList.add("current");
+    mark.scrollIntoView({ block: "nearest", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
+  }
+
+  /** The preview of `pages`, a label over each when `labelled`; returns whether it was cut at PREVIEW_CHARS. */
+  renderPreview(preview, pages, mode, labelled, query = "") {
+    const t = this.t;
     let budget = PREVIEW_CHARS;
     let cut = false;
     const sections = [];
-    for (const page of result.pages) {
+    for (const page of pages) {
       if (budget <= 0) { cut = true; break; }
-      let text = page.text.replace(/\f/g, "");
+      let text = displayText(page, mode);
       if (text.length > budget) { text = text.slice(0, budget); cut = true; }
       budget -= text.length;
       const label = t("pageLabel", { number: formatNumber(this.language, page.number) });
       const section = element("section", { class: "page", "data-page": String(page.number) });
       if (labelled) section.append(element("h3", { class: "page-label", text: label }));
-      section.append(...previewBlocks(text, mode));
+      section.append(...previewBlocks(text, mode, query));
       sections.push(section);
     }
     preview.dataset.mode = mode;
@@ -504,19 +856,22 @@ class GlyphlineConverter extends HTMLElement {
   }
 
   download(job) {
-    const blob = new Blob([job.result.text], { type: "text/plain;charset=utf-8" });
+    this.save(new Blob([job.result.text], { type: mediaType(job.mode) }), outputName(job.file.name, job.mode));
+  }
+
+  save(blob, name) {
     const url = URL.createObjectURL(blob);
-    const link = element("a", { href: url, download: textName(job.file.name), class: "visually-hidden" });
+    const link = element("a", { href: url, download: name, class: "visually-hidden" });
     this.root.append(link);
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60_000); // the download has long started by then
   }
 
-  async copy(job) {
+  async copy(job, text) {
     const t = this.t;
     try {
-      await navigator.clipboard.writeText(job.result.text);
+      await navigator.clipboard.writeText(text);
       job.view.copyStatus.textContent = t("copied");
     } catch {
       const selection = document.getSelection();

@@ -3,6 +3,7 @@
 //   import { extractText } from "./static/glyphline.js";
 //   const result = await extractText(file, { mode: "reflow", onProgress: ({ page, pages }) => {}, signal });
 //   result.text, result.pages, result.pageCount, result.scan, result.warnings
+//   await extractText(file, { ocr: "eng" })   // pages without a text layer are recognised (./ocr.mjs)
 //
 // One long-lived worker (Pyodide + the engine) serves every call; calls run one at a time.
 
@@ -10,7 +11,7 @@ const WORKER_URL = new URL("../worker/worker.mjs", import.meta.url);
 const CANCEL_GRACE_MS = 3000; // a worker that cannot pause between pages is restarted after this
 
 // the engine's modes, option defaults and error kinds, written by the site build from glyphline.options
-export { ERROR_KINDS, MODES, DEFAULT_OPTIONS } from "./engine.mjs";
+export { ERROR_KINDS, MODES, DEFAULT_OPTIONS, EXTENSIONS } from "./engine.mjs";
 
 /** A conversion that failed; `kind` is one of ERROR_KINDS. */
 export class GlyphlineError extends Error {
@@ -126,10 +127,15 @@ function finish(job, settle) {
 function onJobMessage(message) {
   const job = current;
   if (!job || message.id !== job.id) return;
-  if (message.type === "progress") {
+  if (message.type === "ocr-images") {
+    recognise(job, message.images);
+  } else if (message.type === "progress") {
     if (job.onProgress) job.onProgress({ page: message.page, pages: message.pages });
   } else if (message.type === "result") {
     const { type, id, ...result } = message;
+    if (job.options.mode === "json") {
+      try { result.json = JSON.parse(result.text.replace(/^\ufeff/, "")); } catch { /* text stays the answer */ }
+    }
     finish(job, () => job.resolve(result));
   } else if (message.type === "error") {
     finish(job, () => job.reject(new GlyphlineError(message.kind, message.message)));
@@ -158,9 +164,31 @@ async function pump() {
     const bytes = await toArrayBuffer(job.input);
     await preload();
     if (current !== job) return; // cancelled while reading or while the worker started
-    worker.postMessage({ type: "convert", id: job.id, bytes, options: job.options }, [bytes]);
+    if (job.options.ocr && !job.ocrWords) { // OCR's first pass: which images to recognise
+      worker.postMessage({ type: "ocr-images", id: job.id, bytes, options: job.options }, [bytes]);
+      return;
+    }
+    worker.postMessage({ type: "convert", id: job.id, bytes, options: job.options, ocrWords: job.ocrWords }, [bytes]);
   } catch (error) {
     if (current === job) finish(job, () => job.reject(error instanceof GlyphlineError || error instanceof TypeError ? error : new GlyphlineError("unavailable", String(error))));
+  }
+}
+
+// OCR runs in tesseract.js's own worker (./ocr.mjs, loaded on first use), between the two passes
+async function recognise(job, images) {
+  try {
+    const { recogniseImages } = await import("./ocr.mjs");
+    job.ocrWords = await recogniseImages(images, {
+      languages: job.options.ocr, signal: job.signal,
+      onProgress: job.onOcrProgress,
+    });
+    if (current !== job) return;
+    const bytes = await toArrayBuffer(job.input);
+    worker.postMessage({ type: "convert", id: job.id, bytes, options: job.options, ocrWords: job.ocrWords }, [bytes]);
+  } catch (error) {
+    if (current !== job) return;
+    if (job.signal && job.signal.aborted) finish(job, () => job.reject(abortError(job.signal)));
+    else finish(job, () => job.reject(new GlyphlineError("failed", `OCR failed: ${error && error.message || error}`)));
   }
 }
 
@@ -189,9 +217,13 @@ function cancel(job) {
 /**
  * Extracts the text of a PDF.
  * @param {File|Blob|ArrayBuffer|Uint8Array} input
- * @param {{mode?: "reflow"|"preserve"|"layout"|"json", pages?: string, markers?: boolean, pageBreaks?: boolean,
- *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean,
- *          onProgress?: (p: {page: number, pages: number}) => void, signal?: AbortSignal}} [options]
+ * @param {{mode?: "reflow"|"preserve"|"layout"|"json"|"markdown", pages?: string, markers?: boolean, pageBreaks?: boolean,
+ *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean, order?: "auto"|"geometry"|"tags",
+ *          ocr?: string,
+ *          onProgress?: (p: {page: number, pages: number}) => void,
+ *          onOcrProgress?: (p: {image: number, images: number, page: number}) => void, signal?: AbortSignal}} [options]
+ *          `ocr: "eng"` (or "deu", "eng+deu") recognises the pages without a text layer; the OCR files
+ *          (about 7 MB) are fetched from the site on first use and cached by its service worker.
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,
  *          charCount: number, wordCount: number, warnings: string[]}>, charCount: number, wordCount: number,
  *          scan: null|{pages: number[]}, unmapped: null|{pages: number[]}, warnings: string[],
@@ -199,10 +231,11 @@ function cancel(job) {
  *          (pages → blocks → lines → words with boxes; `text` holds the same as a string).
  */
 export function extractText(input, options = {}) {
-  const { onProgress, signal, ...engineOptions } = options;
+  const { onProgress, onOcrProgress, signal, ...engineOptions } = options;
   if (signal && signal.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
-    const job = { id: nextId++, input, options: engineOptions, onProgress, signal, resolve, reject, graceTimer: null };
+    const job = { id: nextId++, input, options: engineOptions, onProgress, onOcrProgress, signal, resolve, reject,
+                  graceTimer: null, ocrWords: null };
     const onAbort = () => cancel(job);
     job.cleanup = () => {
       clearTimeout(job.graceTimer);

@@ -14,9 +14,43 @@ for (const node of document.querySelectorAll("[data-text]")) node.textContent = 
 
 window.glyphline = { extractText, preload, status, GlyphlineError };
 
+// A new version of the site installs in the background and waits: the page says so, and its
+// "Reload" button lets the waiting service worker take over, then reloads (never mid-conversion
+// unasked). <html data-update="ready"> while it is announced (the tests wait for it).
+function announceUpdates(registration) {
+  const banner = document.getElementById("update");
+  const button = document.getElementById("update-reload");
+  if (!banner || !button) return;
+  let accepted = false;
+  const announce = (waiting) => {
+    banner.hidden = false;
+    document.documentElement.dataset.update = "ready";
+    button.onclick = () => {
+      accepted = true;
+      button.disabled = true;
+      waiting.postMessage({ type: "skip-waiting" });
+    };
+  };
+  navigator.serviceWorker.addEventListener("controllerchange", () => { if (accepted) location.reload(); });
+  if (registration.waiting && navigator.serviceWorker.controller) announce(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const installing = registration.installing;
+    if (!installing) return;
+    installing.addEventListener("statechange", () => {
+      // "installed" with a controller is an update (the first install has none)
+      if (installing.state === "installed" && navigator.serviceWorker.controller) announce(installing);
+    });
+  });
+  // a tab left open for days still hears of new versions when it comes back into view
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") registration.update().catch(() => {});
+  });
+}
+
 async function serviceWorkerControl() {
   if (!("serviceWorker" in navigator)) return; // plain http on a LAN address: no offline, still works
   const registration = await navigator.serviceWorker.register("./sw.js");
+  announceUpdates(registration);
   if (navigator.serviceWorker.controller) return;
   await new Promise((resolve) => {
     navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
@@ -51,6 +85,17 @@ function cacheEverythingWhenIdle() {
   onStatus();
 }
 
+// "Open with Glyphline" (the manifest's file_handlers): the files the system hands over are queued
+function acceptLaunchedFiles() {
+  if (!("launchQueue" in window)) return;
+  window.launchQueue.setConsumer(async ({ files }) => {
+    if (!files || !files.length) return;
+    const converter = document.querySelector("glyphline-converter");
+    if (converter) converter.addFiles(await Promise.all(files.map((handle) => handle.getFile())));
+  });
+}
+
+acceptLaunchedFiles();
 const controlled = serviceWorkerControl().catch((error) => console.warn("Glyphline: offline mode unavailable:", error));
 deferStart(controlled); // a file dropped before then waits ("Starting…") instead of starting a second download
 cacheEverythingWhenIdle();

@@ -100,6 +100,11 @@ def actual_text(text: str, inner: bytes) -> bytes:
     return b"/Span <</ActualText <FEFF" + utf16_hex(text) + b">>> BDC " + inner + b" EMC"
 
 
+def marked(role: str, mcid: int, inner: bytes) -> bytes:
+    """A tagged marked-content span: `inner` belongs to the structure element holding MCID `mcid`."""
+    return b"/%s <</MCID %d>> BDC " % (role.encode(), mcid) + inner + b" EMC\n"
+
+
 def inline_image(width: int = 4, height: int = 2, data: bytes | None = None) -> bytes:
     """BI … ID … EI with 8-bit grey samples; default samples contain text-operator look-alikes."""
     if data is None:
@@ -376,6 +381,41 @@ class PdfBuilder:
             for kid in node["kids"]:
                 if kid.num not in self.nodes:
                     self.objects[kid.num]["Parent"] = Ref(num)
+
+    # -- tagged PDF
+    def struct_tree(self, page: Ref | None, elements: list, *, role_map: dict | None = None,
+                    parent_tree: dict | None = None) -> dict:
+        """A /StructTreeRoot whose /Document element holds `elements` in reading order; returns the
+        catalog entries to pass to build(catalog=...). An element is (role, kids, extra): kids are
+        MCIDs (int) on `page` and nested elements; extra adds entries (/Alt, /Lang, /Pg …).
+        `page=None` leaves out /Pg (the /ParentTree then says where MCIDs are: {page: [element …]})."""
+        root = self.reserve()
+
+        def element(spec, parent: Ref) -> Ref:
+            role, kids, extra = (tuple(spec) + ({},))[:3]
+            ref = self.reserve()
+            entries = {"Type": "/StructElem", "S": "/" + role, "P": parent}
+            if page is not None:
+                entries["Pg"] = page
+            entries.update(extra)
+            entries["K"] = [kid if isinstance(kid, int) else element(kid, ref) for kid in kids]
+            self.set(ref, entries)
+            spec_refs[id(spec)] = ref
+            return ref
+
+        spec_refs: dict[int, Ref] = {}
+        document = element(("Document", elements), root)
+        tree = {"Type": "/StructTreeRoot", "K": [document]}
+        if role_map:
+            tree["RoleMap"] = {name: "/" + role for name, role in role_map.items()}
+        if parent_tree:
+            nums = []
+            for number, (page_ref, specs) in enumerate(parent_tree.items()):
+                self.objects[page_ref.num]["StructParents"] = number
+                nums += [number, [spec_refs[id(spec)] for spec in specs]]
+            tree["ParentTree"] = {"Nums": nums}
+        self.set(root, tree)
+        return {"StructTreeRoot": root, "MarkInfo": {"Marked": True}}
 
     # -- output
     def build(self, *, info: dict | None = None, object_streams: bool = False, packing=None,

@@ -217,6 +217,21 @@ def test_need_appearances_keeps_the_appearance_of_a_field_without_value():
     assert _text(_glyphs(data), ANNOTATION) == "Hint"
 
 
+
+def test_a_list_box_drawn_anew_shows_the_options_that_fit_from_its_top_index():
+    # poppler and MuPDF draw a list box's options (the chosen ones highlighted), pdf.js shows
+    # them in a <select>; a box 3 lines high scrolled to /TI 1 shows the 2nd to 4th option
+    def list_box(b, font):
+        return b.annotation("/Widget", (150, 600, 350, 643), appearance=b"/Tx BMC EMC",
+                            FT="/Ch", T="pick", DA=b"/Helv 10 Tf 0 g", TI=1, V="Pear",
+                            Opt=["Apple", ["p", "Pear"], "Plum", "Quince", "Rowan"])
+    def combo(b, font):
+        return b.annotation("/Widget", (150, 500, 350, 520), appearance=b"/Tx BMC EMC",
+                            FT="/Ch", Ff=1 << 17, T="one", DA=b"/Helv 10 Tf 0 g", V="Fig",
+                            Opt=["Fig", "Kiwi"])
+    data = _document(list_box, combo, catalog={"AcroForm": {"Fields": [], "NeedAppearances": True}})
+    assert extract_text(data).text.split() == ["Name:", "Pear", "Plum", "Quince", "Fig"]
+
 def test_a_freetext_without_appearance_shows_its_contents_right_to_left_text_in_reading_order():
     def note(b, font):
         return b.annotation("/FreeText", (100, 400, 400, 440), Contents="\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd",

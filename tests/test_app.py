@@ -138,3 +138,21 @@ def test_cmaps_available_give_the_text_and_nothing_missing():
     _, final = run(_cjk_pdf())
     assert final["missingFontData"] == []
     assert final["text"].startswith("中文文本")
+
+
+def test_ocr_in_two_passes_images_out_then_their_words_back():
+    from test_ocr import scan_pdf
+
+    pdf = scan_pdf(text_first="A real text layer with plenty of characters", pages=1)
+    first = app.images_for_ocr(3, pdf, {})
+    assert first["type"] == "ocr-images" and [i["page"] for i in first["images"]] == [2]
+    image = first["images"][0]
+    assert image["format"] == "pnm" and image["data"].startswith(b"P5\n10 10\n")
+    words = {image["key"]: [{"text": "Recognised", "bbox": [1, 1, 3, 1.2], "confidence": 88, "line": 1},
+                            {"text": "words", "bbox": [3.1, 1, 4, 1.2], "confidence": 90, "line": 1}]}
+    posted = []
+    final = app.convert(4, pdf, {}, posted.append, lambda: False, ocr_words=words)
+    assert final["pages"][1]["text"].startswith("Recognised words") and final["scan"] is None
+    assert final["pages"][1]["ocr"]["words"] == 2 and final["pages"][0]["ocr"] is None
+    unread = app.convert(5, pdf, {}, posted.append, lambda: False, ocr_words={})
+    assert unread["scan"]["pages"] == [2]   # no words came back: still a page without text

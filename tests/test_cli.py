@@ -49,7 +49,7 @@ def test_help_documents_every_exit_code():
         assert code in out
 
 
-@pytest.mark.parametrize("args", [[], ["--pages", "3-1", "x.pdf"], ["--mode", "markdown", "x.pdf"],
+@pytest.mark.parametrize("args", [[], ["--pages", "3-1", "x.pdf"], ["--mode", "html", "x.pdf"],
                                   ["--jobs", "0", "x.pdf"], ["-o", "a", "--outdir", "b", "x.pdf"], ["-", "-"]])
 def test_usage_errors_exit_2(args):
     proc = run(*args)
@@ -250,3 +250,15 @@ def test_a_progress_bar_is_drawn_only_on_a_terminal_for_long_files(files, monkey
     monkeypatch.setattr(sys, "stderr", quiet)
     assert cli.main(["--quiet", path]) == 0
     assert quiet.getvalue() == ""
+
+
+@needs_pipeline
+def test_a_one_file_run_never_loads_the_process_pool(files):
+    """The pool machinery (multiprocessing) costs every small file's process start; one short file needs none."""
+    path = files("one.pdf", text_pdf([["a single short page"]]))
+    code = ("import sys; from glyphline import cli; code = cli.main([sys.argv[1], '--quiet', '-o', sys.argv[2]]); "
+            "print(code, 'concurrent.futures.process' in sys.modules, 'multiprocessing' in sys.modules)")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-c", code, path, path + ".txt"], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    assert out.split() == ["0", "False", "False"]

@@ -257,7 +257,7 @@ def test_markers_bom_and_page_selection():
     with pytest.raises(ValueError):
         extract_text(data, pages="3-2")
     with pytest.raises(ValueError):
-        extract_text(data, mode="markdown")
+        extract_text(data, mode="html")
 
 
 @needs_pipeline

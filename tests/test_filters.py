@@ -1,6 +1,8 @@
 """A stream whose filter cannot be decoded is a warning naming the filter on every page it empties."""
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from glyphline import extract_text
@@ -72,3 +74,25 @@ def test_a_decodable_stream_gives_no_filter_warning():
     b.page(content=b"BT /F1 12 Tf 72 700 Td (Fine) Tj ET", fonts={"F1": font})
     result = extract_text(b.build(object_streams=True))
     assert result.text.strip() == "Fine" and not result.warnings
+
+
+@pytest.mark.parametrize("name, encode", [
+    ("/A85", lambda data: base64.a85encode(data) + b"~>"),
+    ("/AHx", lambda data: data.hex().encode() + b">"),
+    ("/Fl", flate),
+    ("/RL", lambda data: bytes([len(data) - 1]) + data + b"\x80"),
+])
+def test_abbreviated_filter_names_decode_in_any_stream(name, encode):
+    # Table 92 names the abbreviations for inline images; producers use them on content streams
+    # and forms too, and pdf.js, MuPDF and poppler read them there (pypdf 7 refuses them)
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    form = b.stream(encode(b"BT /F1 12 Tf 72 650 Td (Inside) Tj ET"),
+                    {"Type": "/XObject", "Subtype": "/Form", "BBox": [0, 0, 612, 792], "Filter": [name],
+                     "Resources": {"Font": {"F1": font}}})
+    page = b.page(content=b"", fonts={"F1": font}, xobjects={"X1": form})
+    b.objects[page.num]["Contents"] = b.stream(encode(b"BT /F1 12 Tf 72 700 Td (Outside) Tj ET /X1 Do"),
+                                               {"Filter": name})
+    result = extract_text(b.build())
+    assert result.text.split() == ["Outside", "Inside"]
+    assert not result.warnings

@@ -49,6 +49,22 @@ def test_fullwidth_latin_set_solid_stays_one_word():
     assert text_of(fullwidth_page(array)) == "ＷｉｎｄｏｗｓＸＰ"
 
 
+
+def wrapped_fullwidth_page(line_codes: list[bytes]) -> bytes:
+    """FULLWIDTH and a space (code 13) in a Type0 font, one line per string, 12 pt apart."""
+    b = PdfBuilder()
+    font = b.font_type0({**{i + 1: ch for i, ch in enumerate(FULLWIDTH)}, 13: " "}, dw=1000)
+    shows = b" 0 -12 Td ".join(codes_ + b" Tj" for codes_ in line_codes)
+    b.page(b"BT /F0 10 Tf 12 TL 72 700 Td " + shows + b" ET", fonts={"F0": font})
+    return b.build()
+
+
+def test_fullwidth_latin_wrapped_after_a_space_glyph_keeps_the_word_break():
+    # fullwidth Latin wraps like CJK, between any two cells: "Ｗｉｎｄｏ|ｗｓ" is one word broken by
+    # the measure; a line that ends in a space glyph ("ｗｓ |ＸＰ") breaks between two words
+    page = wrapped_fullwidth_page([codes(1, 2, 3, 4, 5), codes(6, 7, 13), codes(8, 9)])
+    assert text_of(page) == "Ｗｉｎｄｏｗｓ ＸＰ"
+
 # ---------------------------------------------------------------- vertical CMaps
 
 def vertical_font(b: PdfBuilder, encoding) -> object:

@@ -46,8 +46,11 @@ def test_the_web_page_options_use_javascript_names_and_keep_defaults():
 def test_describe_gives_javascript_the_modes_defaults_and_error_kinds():
     described = describe()
     assert described["modes"] == list(MODES)
+    assert described["extensions"] == {"reflow": ".txt", "preserve": ".txt", "layout": ".txt", "json": ".json",
+                                       "markdown": ".md"}
     assert described["options"] == {"mode": "reflow", "pages": None, "markers": False, "pageBreaks": True,
-                                    "dehyphenate": True, "password": "", "bom": False, "annotations": True}
+                                    "dehyphenate": True, "password": "", "bom": False, "annotations": True,
+                                    "order": "auto", "ocr": ""}
     assert {"password", "not-pdf", "damaged", "budget", "bad-options", "failed", "unavailable"} == set(
         described["errorKinds"])
 
@@ -79,3 +82,25 @@ def test_import_glyphline_loads_neither_pypdf_nor_the_layout():
             "if m in sys.modules]; print(heavy); assert glyphline.open and glyphline.extract_text")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_ocr_languages_are_tesseract_names_joined_by_plus():
+    assert ExtractOptions(ocr="eng, deu").ocr == "eng+deu"
+    assert ExtractOptions(ocr=True).ocr == "eng" and ExtractOptions().ocr == ""
+    assert ExtractOptions.from_message({"ocr": "deu"}).ocr == "deu"
+    with pytest.raises(ValueError, match="invalid OCR language"):
+        ExtractOptions(ocr="eng; rm -rf")
+
+
+def test_a_text_extraction_never_loads_the_grid_or_json_writers():
+    import subprocess
+    import sys
+
+    from pdfbuilder import simple_page_pdf
+
+    code = ("import sys, glyphline; glyphline.extract_text(sys.stdin.buffer.read(), mode='preserve'); "
+            "print([m for m in ('glyphline.output.grid', 'glyphline.output.json_out') if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], input=simple_page_pdf(), capture_output=True, check=True)
+    assert done.stdout.decode().strip() == "[]"
+    for mode in ("layout", "json"):   # and each loads its own when asked
+        assert "Hello" in extract_text(simple_page_pdf(), mode=mode).text

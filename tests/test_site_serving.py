@@ -128,6 +128,8 @@ def dist(tmp_path, monkeypatch):
     (root / "cmaps").mkdir()
     (root / "cmaps" / "UniJIS-UTF16-H.bcmap").write_bytes(COMPRESSIBLE[:5000])
     (root / "sw.js").write_bytes(b"// service worker\n" * 100)
+    (root / build_site.OCR_DIR).mkdir(parents=True)
+    (root / build_site.OCR_DIR / "worker.min.js").write_bytes(b"// on demand only\n" * 100)
     return root
 
 
@@ -142,7 +144,7 @@ def test_precompress_writes_siblings_only_where_they_pay(dist):
     assert not Path(f"{dist / 'tiny.js'}.br").exists()  # under COMPRESS_MIN_BYTES
     noise = dist / "wheels" / "noise.whl"
     assert not Path(f"{noise}.br").exists() and not Path(f"{noise}.gz").exists()  # would not save 10 %
-    assert count == 3  # runtime.wasm, the CMap and sw.js
+    assert count == 4  # runtime.wasm, the CMap, sw.js and the OCR script
     # a second run over a changed file replaces its siblings; the siblings get none of their own
     wasm.write_bytes(COMPRESSIBLE[::-1])
     build_site.precompress(dist)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import struct
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -285,6 +286,19 @@ def test_symbolic_truetype_with_mac_cmap_and_unicode_cmap_reversed():
     assert text == "בא"
 
 
+def test_symbolic_truetype_with_only_a_mac_cmap_reads_high_codes_by_its_glyph_names():
+    # no /Encoding: WinAnsi is only a guess; the program maps 0xA5 and 0xD5 through its (1,0)
+    # Mac Roman cmap to glyphs named bullet and quoteright (Mac Roman's •, ’; WinAnsi's ¥, Õ)
+    b = PdfBuilder()
+    program = font_program({(1, 0): cmap_format0({0x41: 1, 0xA5: 2, 0xD5: 3, 0xE9: 4})},
+                           names=[".notdef", "A", "bullet", "quoteright", "g4"])
+    text, _ = page_text(b, symbolic_truetype(b, program), hex_codes([0xA5, 0x41, 0xD5, 0xE9], 1))
+    assert text == "•A’é"            # a glyph without a usable name keeps the WinAnsi character
+    b = PdfBuilder()
+    windows = font_program({(3, 0): cmap_format4({0xF0A5: 2})}, names=[".notdef", "A", "bullet"])
+    text, _ = page_text(b, symbolic_truetype(b, windows), hex_codes([0xA5], 1))
+    assert text == "¥"               # unchanged: a (3,0) program's codes keep the WinAnsi reading
+
 def test_codes_the_encoding_decodes_keep_the_encoding_text():
     b = PdfBuilder()
     program = font_program({(3, 0): cmap_format4({0xF041: 1, 0xF001: 2})}, names=[".notdef", "Z", "e"])
@@ -341,6 +355,33 @@ def test_cid_font_falls_back_to_post_names():
     text, _ = page_text(b, identity_cid_truetype(b, program, cid_to_gid="/Identity"), hex_codes([1, 2, 3]))
     assert text == "कि" + "ب"
 
+
+def core_font_cid(b: PdfBuilder, base_font: str, **cid_entries) -> object:
+    """Type0 / CIDFontType2, Identity-H, no /ToUnicode, not embedded."""
+    descriptor = b.add({"Type": "/FontDescriptor", "FontName": "/" + base_font, "Flags": 6,
+                        "FontBBox": [-568, -307, 2000, 1007], "ItalicAngle": 0, "Ascent": 1007,
+                        "Descent": -307, "CapHeight": 663, "StemV": 80})
+    cid = {"Type": "/Font", "Subtype": "/CIDFontType2", "BaseFont": "/" + base_font,
+           "CIDSystemInfo": {"Registry": b"Adobe", "Ordering": b"Identity", "Supplement": 0},
+           "FontDescriptor": descriptor, "DW": 500, **cid_entries}
+    return b.add({"Type": "/Font", "Subtype": "/Type0", "BaseFont": "/" + base_font,
+                  "Encoding": "/Identity-H", "DescendantFonts": [b.add(cid)]})
+
+
+@pytest.mark.parametrize("base_font, cid_entries, expected", [
+    ("TimesNewRoman,Bold", {}, "Hello é"),
+    ("Arial-ItalicMT", {"CIDToGIDMap": "/Identity"}, "Hello é"),
+    ("Verdana", {}, ""),                                   # not a font of the Mac standard order
+    ("ArialUnicodeMS", {}, ""),                            # ordered otherwise
+])
+def test_a_windows_core_font_shown_by_glyph_id_without_embedding_reads_by_its_glyph_order(
+        base_font, cid_entries, expected):
+    # Arial, Times New Roman and Courier New put their first 258 glyphs in the Macintosh
+    # standard order: glyph 43 is H, 72 e, 79 l, 82 o, 3 space, 112 eacute
+    b = PdfBuilder()
+    font = core_font_cid(b, base_font, **cid_entries)
+    text, _ = page_text(b, font, hex_codes([43, 72, 79, 79, 82, 3, 112]))
+    assert text == expected
 
 def test_corrupt_cid_programs_never_raise():
     good = font_program({(3, 1): cmap_format4({0x4E2D: 1})}, names=[".notdef", "uni4E2D"])

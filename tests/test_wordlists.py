@@ -79,6 +79,16 @@ def test_a_damaged_restart_word_is_refused():
         WordList(zlib.compress(text.encode()))
 
 
+def test_a_list_damaged_midway_answers_without_raising_and_keeps_the_runs_it_did_not_touch():
+    words = sorted(f"word{i:03d}" for i in range(100))
+    header, body = zlib.decompress(_encoded(set(words))).decode().split("\n", 1)
+    lines = body.split("\n")
+    lines[40] = "9" + lines[40][1:] + "\uffff"   # a prefix longer than the word before, junk after
+    listed = WordList(zlib.compress("\n".join([header, *lines]).encode()))
+    answers = {word: word in listed for word in words + ["word", "zzz", "\uffff"]}
+    assert all(answers[word] for word in words[:32] + words[48:])
+
+
 def test_the_loader_is_asked_once_per_language_and_failures_give_none():
     calls = []
 

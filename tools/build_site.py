@@ -2,15 +2,15 @@
 
 Everything in dist/ is addressed by relative URLs, so the folder can be copied to any static
 host or subpath. Inputs: the page sources (index.html, static/, worker/, app.py, sw.js), the
-glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files
-and aes-js from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
+glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files,
+aes-js and client-zip from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
 the wheels into .pyc wheels and trims Pyodide's standard library to what they can import. The
 memory snapshot is taken on the visitor's machine after the first boot (worker/worker.mjs) unless
 --ship-snapshot asks for one made here (tools/browser_snapshot.py in headless Chromium when
 available, else in Node). The service worker gets the list of every file with a version derived
 from their contents, so any change re-caches the site. Last, every large file gets `.br` and `.gz`
 siblings for servers that send them (tools/serve.py, README), and the build prints the bytes of
-a first visit, raw and compressed (also in worker/build.mjs as `firstVisit`).
+a first visit, raw and compressed (also in worker/build.mjs as `FIRST_VISIT`).
 """
 from __future__ import annotations
 
@@ -31,7 +31,10 @@ NODE_MODULES = ROOT / "node_modules"
 WORK = ROOT / "build" / "web"  # wheels and downloads kept between builds
 PYODIDE_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PYPDF_REQUIREMENT = "pypdf==7.1.1"
-PAGE_FILES = ("index.html", "app.py")
+PAGE_FILES = ("index.html", "app.py", "manifest.webmanifest")
+# the PNG icons the manifest names, drawn from static/icon.svg (tools/icons.py): size → maskable
+ICONS = {"icons/icon-192.png": (192, False), "icons/icon-512.png": (512, False), "icons/icon-maskable-512.png": (512, True)}
+MASKABLE_BACKGROUND = (0xF6, 0xF7, 0xF9)  # the manifest's background_color: the page stands out on it
 PAGE_DIRS = ("static", "worker")
 OPTIONAL_DIRS = ("cmaps",)  # CMap data, when the engine ships it as separate files
 ON_DEMAND_PREFIXES = ("cmaps/",)  # not at install: on demand, then all in the background once ready
@@ -47,10 +50,26 @@ SAMPLE_PDF = ROOT / "tests" / "data" / "sample.pdf"
 # no other origin, and the worker passes packageBaseUrl, so the literal is replaced by "./"
 PYODIDE_CDN_LITERAL = re.compile(r"https://cdn\.jsdelivr\.net/pyodide/v\$\{\w+\}/full/")
 COMMENT_WITH_URL = re.compile(r"^[ \t]*//.*https?://.*\n", re.MULTILINE)
-SW_LIST_PLACEHOLDERS = ("SHELL", "LATER", "CMAPS")  # sw.js: /*@NAME@*/[] becomes the list
+SW_LIST_PLACEHOLDERS = ("SHELL", "LATER", "CMAPS", "OCR")  # sw.js: /*@NAME@*/[] becomes the list
+# OCR (tesseract.js, pinned in package.json): self-hosted, fetched only when a user asks to recognise
+# a scan, then cached by the service worker (never at install: 7 MB the first visit does not need).
+# Only the LSTM cores (OEM 1) and the integer "best" models; the worker picks the core the browser runs.
+OCR_DIR = "vendor/tesseract/"
+OCR_FILES = {
+    "tesseract.esm.min.js": "tesseract.js/dist/tesseract.esm.min.js",
+    "worker.min.js": "tesseract.js/dist/worker.min.js",
+    "core/tesseract-core-lstm.wasm.js": "tesseract.js-core/tesseract-core-lstm.wasm.js",
+    "core/tesseract-core-simd-lstm.wasm.js": "tesseract.js-core/tesseract-core-simd-lstm.wasm.js",
+    "core/tesseract-core-relaxedsimd-lstm.wasm.js": "tesseract.js-core/tesseract-core-relaxedsimd-lstm.wasm.js",
+    "lang/eng.traineddata.gz": "@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz",
+    "lang/deu.traineddata.gz": "@tesseract.js-data/deu/4.0.0_best_int/deu.traineddata.gz",
+}
+# tesseract.js's defaults point at jsDelivr; the site passes every path, and the literal becomes
+# a same-origin one, so even a forgotten option never leaves the origin
+TESSERACT_CDN_LITERAL = "https://cdn.jsdelivr.net/npm/"
 SW_VERSION_PLACEHOLDER = "@VERSION@"
 BUILD_MODULE = "worker/build.mjs"  # generated: what the worker loads (wheels, sizes, snapshot)
-ENGINE_MODULE = "static/engine.mjs"  # generated: the engine's modes, option defaults and error kinds
+ENGINE_MODULE = "static/engine.mjs"  # generated: the engine's modes, option defaults, error kinds and extensions
 COMPRESS_MIN_BYTES = 1024  # smaller files: the saving is below a packet, not worth two more files
 COMPRESS_KEEP_RATIO = 0.9  # a sibling is kept only when it saves 10 %+ (zips and wheels barely shrink)
 COMPRESSED_SUFFIXES = (".br", ".gz")
@@ -120,12 +139,44 @@ def wrap_aes_js(target: Path) -> None:
     )
 
 
+def write_icons(dist: Path) -> None:
+    """The installable app's PNG icons, rendered from static/icon.svg (no binary files in the repo)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import icons
+
+    for name, (size, maskable) in ICONS.items():
+        target = dist / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(icons.render(ROOT / "static" / "icon.svg", size, MASKABLE_BACKGROUND if maskable else None))
+
+
+def copy_client_zip(target: Path) -> None:
+    """client-zip (MIT, pinned in package.json) is an ES module already: "Download all" builds its ZIP."""
+    package = json.loads((NODE_MODULES / "client-zip" / "package.json").read_text(encoding="utf-8"))
+    source = (NODE_MODULES / "client-zip" / "index.js").read_text(encoding="utf-8")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"// client-zip {package['version']} ({package['license']}), copied by tools/build_site.py\n{source}",
+                      encoding="utf-8")
+
+
 def remove_pyodide_cdn(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     patched, count = PYODIDE_CDN_LITERAL.subn("./", source)
     if count != 1:
         raise SystemExit(f"{path.name}: expected one CDN literal, found {count} (Pyodide upgraded? check the pattern)")
     path.write_text(patched, encoding="utf-8")
+
+
+def vendor_tesseract(dist: Path) -> None:
+    for target, source in OCR_FILES.items():
+        destination = dist / OCR_DIR / target
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(NODE_MODULES / source, destination)
+        if target.endswith(".min.js"):
+            text = destination.read_text(encoding="utf-8")
+            if TESSERACT_CDN_LITERAL not in text:
+                raise SystemExit(f"{target}: no CDN literal (tesseract.js upgraded? check the pattern)")
+            destination.write_text(text.replace(TESSERACT_CDN_LITERAL, "./"), encoding="utf-8")
 
 
 def copy_tree(source: Path, target: Path) -> None:
@@ -184,12 +235,14 @@ def write_build_module(dist: Path, wheels: list[Path], snapshot: str | None) -> 
 
 def write_engine_module(dist: Path, python: str) -> None:
     """The JavaScript side's copy of glyphline.options.describe(), read from this checkout's engine."""
+    # describe() gives each mode's file extension from its renderer, so a new mode downloads under its own name
     done = subprocess.run([python, "-c", "import json, glyphline.options as o; print(json.dumps(o.describe()))"],
                           check=True, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     described = json.loads(done.stdout)
     (dist / ENGINE_MODULE).write_text(
         "// generated by tools/build_site.py from glyphline.options.describe(): edit the Python, not this file\n"
         f"export const MODES = Object.freeze({json.dumps(described['modes'])});\n"
+        f"export const EXTENSIONS = Object.freeze({json.dumps(described['extensions'])});\n"
         f"export const DEFAULT_OPTIONS = Object.freeze({json.dumps(described['options'])});\n"
         f"export const ERROR_KINDS = Object.freeze({json.dumps(described['errorKinds'])});\n",
         encoding="utf-8",
@@ -197,10 +250,11 @@ def write_engine_module(dist: Path, python: str) -> None:
 
 
 def write_service_worker(dist: Path, later: set[str]) -> str:
-    """sw.js with every file of dist/ in one of its three lists (SHELL cached at install, LATER
-    when the worker first fetches it, CMAPS on demand and in the background) and a version
+    """sw.js with every file of dist/ in one of its lists (SHELL cached at install, LATER when the
+    worker first fetches it, CMAPS on demand and in the background, OCR when OCR first fetches
+    it) and a version
     hashed from all their contents."""
-    lists: dict[str, list[str]] = {"SHELL": ["./"], "LATER": [], "CMAPS": []}
+    lists: dict[str, list[str]] = {"SHELL": ["./"], "LATER": [], "CMAPS": [], "OCR": []}
     digest = hashlib.sha256()
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         relative = path.relative_to(dist).as_posix()
@@ -209,6 +263,8 @@ def write_service_worker(dist: Path, later: set[str]) -> str:
         digest.update(f"{relative}\0{sha256(path)}\n".encode())
         if relative.startswith(ON_DEMAND_PREFIXES):
             lists["CMAPS"].append(f"./{relative}")
+        elif relative.startswith(OCR_DIR):
+            lists["OCR"].append(f"./{relative}")
         elif relative in later:
             lists["LATER"].append(f"./{relative}")
         else:
@@ -284,11 +340,12 @@ def wire_bytes(path: Path) -> dict[str, int]:
 def first_visit_files(dist: Path) -> tuple[list[str], list[str]]:
     """What a first visit downloads: (the page, the service worker's install list and every
     start-up file; the CMaps, which the service worker fetches in the background once ready).
-    The wheels count either way: after a shipped snapshot they are fetched in the background."""
+    The wheels count either way: after a shipped snapshot they are fetched in the background.
+    OCR's files are not part of it: fetched only when a user asks for OCR."""
     files, background = ["sw.js"], []
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         relative = path.relative_to(dist).as_posix()
-        if relative == "sw.js" or is_compressed_sibling(path):
+        if relative == "sw.js" or is_compressed_sibling(path) or relative.startswith(OCR_DIR):
             continue
         (background if relative.startswith(ON_DEMAND_PREFIXES) else files).append(relative)
     return files, background
@@ -363,6 +420,9 @@ def build(dist: Path, python: str, with_snapshot: bool = True, ship_snapshot: bo
         shutil.copyfile(NODE_MODULES / "pyodide" / name, dist / "pyodide" / name)
     remove_pyodide_cdn(dist / "pyodide" / "pyodide.mjs")
     wrap_aes_js(dist / "vendor" / "aes-js.mjs")
+    vendor_tesseract(dist)
+    copy_client_zip(dist / "vendor" / "client-zip.mjs")
+    write_icons(dist)
     (dist / "wheels").mkdir()
     wheels = []
     for wheel in (pypdf, engine):  # load order: pypdf first, the engine imports it

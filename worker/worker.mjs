@@ -3,6 +3,9 @@
 //
 //   page → worker  {type: "convert", id, bytes (ArrayBuffer, transferred), options}
 //   page → worker  {type: "cancel", id}     seen between pages when canPause, else the page restarts the worker
+//   page → worker  {type: "ocr-images", id, bytes, options}   OCR's first pass: the scan pages' images
+//   worker → page  {type: "ocr-images", id, images: [{page, key, format, width, height, dpi, data}]}
+//   (OCR's second pass is "convert" with ocrWords: {key: [{text, bbox, confidence, line, baseline, size}]})
 //   worker → page  {type: "loading", stage, done, total}        start-up: bytes of the boot files so far
 //   worker → page  {type: "ready", timings, canPause} | {type: "fatal", message}
 //   worker → page  {type: "snapshot", stored, bytes, ms} | {type: "snapshot", stored: false, error}
@@ -326,15 +329,26 @@ async function convert(engine, job) {
   // null would arrive as Python's jsnull, not None: leave such keys out, app.py has the defaults
   const given = Object.fromEntries(Object.entries(job.options || {}).filter(([, value]) => value != null));
   const options = pyodide.toPy(given);
+  if (job.type === "ocr-images") {
+    try {
+      const message = toPlain(app.images_for_ocr(job.id, new Uint8Array(job.bytes), options));
+      if (message.images) message.images.forEach((image) => { image.data = new Uint8Array(image.data); });
+      return message;
+    } finally {
+      options.destroy();
+    }
+  }
+  const ocrWords = job.ocrWords ? pyodide.toPy(job.ocrWords) : undefined;
   const reply = (message) => post(toPlain(message));
   try {
     // callPromising lets app.py pause between pages (run_sync) so "cancel" can arrive
     const message = await app.convert.callPromising(
-      job.id, new Uint8Array(job.bytes), options, reply, () => cancelled.has(job.id),
+      job.id, new Uint8Array(job.bytes), options, reply, () => cancelled.has(job.id), ocrWords,
     );
     return toPlain(message);
   } finally {
     options.destroy();
+    if (ocrWords) ocrWords.destroy();
   }
 }
 
@@ -368,7 +382,7 @@ async function pump() {
 self.onmessage = ({ data: message }) => {
   if (message.type === "cancel") {
     cancelled.add(message.id);
-  } else if (message.type === "convert") {
+  } else if (message.type === "convert" || message.type === "ocr-images") {
     queue.push(message);
     pump();
   }

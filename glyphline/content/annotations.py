@@ -9,8 +9,10 @@ Geometry (§12.5.5): the form's /BBox is transformed by its /Matrix, the boundin
 result is fitted to /Rect by a scale and a translation A, and the content runs with
 Matrix × A × (user space → viewer space). Which annotations are shown follows the peers'
 (pdftotext, MuPDF) *viewing* rules, not printing: Hidden and NoView are skipped, the Print
-flag is not required. A text or choice field with a value but no appearance is drawn from
-its /V with the /DA font size, as viewers generate it (a FreeText without one, from /Contents).
+flag is not required; an annotation in a layer hidden at opening (/OC) is skipped too.
+A text or choice field with a value but no appearance is drawn from its /V with the /DA font
+size, as viewers generate it (a FreeText without one, from /Contents); a list box drawn anew
+shows its options (/Opt from /TI on), as many as fit its height.
 A broken annotation costs only itself: one warning, the page's other text stays.
 """
 from __future__ import annotations
@@ -33,6 +35,7 @@ FLAG_NO_VIEW = 32       # printed but not shown on screen: the peers extract wha
 # field flags (Tables 221, 228, 230)
 FIELD_MULTILINE = 1 << 12
 FIELD_PASSWORD = 1 << 13
+FIELD_COMBO = 1 << 17   # a choice field that is a combo box (shows its value); without it, a list box
 
 SKIPPED_SUBTYPES = ("/Popup", "/Link")   # a popup repeats its parent's /Contents; a link paints no text
 STANDARD_SUBTYPES = frozenset((
@@ -42,6 +45,7 @@ STANDARD_SUBTYPES = frozenset((
 ))
 VALUE_FIELD_TYPES = ("/Tx", "/Ch")      # fields whose value is text a viewer draws when there is no appearance
 MAX_FIELD_DEPTH = 32                    # /Parent chain of a field; real forms nest a few levels
+MAX_LIST_BOX_OPTIONS = 1000            # options read from one list box; only those that fit its height are drawn
 MAX_PROBLEMS_LISTED = 1                 # a page of broken annotations gives one warning naming the first
 # drawing a value without an appearance, the way viewers generate one
 VALUE_PADDING = 2.0                     # pt between the field's edge and its text (Acrobat's, pdf.js's and poppler's)
@@ -131,6 +135,9 @@ def _draw_annotation(ref, form: _FormDefaults, page_matrix: tuple, env: PageEnv,
     flags = _integer(annot.get("/F"))
     if flags & (FLAG_HIDDEN | FLAG_NO_VIEW):
         return None
+    layer = annot.get("/OC")
+    if layer is not None and env.optional_content is not None and env.optional_content.hidden(_resolve(layer)):
+        return None                           # in a layer hidden when the document opens
     if flags & FLAG_INVISIBLE and subtype not in STANDARD_SUBTYPES:
         return None
     rect = _box(annot.get("/Rect"))
@@ -224,7 +231,9 @@ def _transformed_bounds(box: tuple, m: tuple) -> tuple:
 # ---------------------------------------------------------------- values without an appearance
 
 def _value(annot, subtype) -> tuple | None:
-    """(text, multi-line, /DA, /Q) a viewer draws for a field or FreeText without an appearance, or None."""
+    """(text, multi-line, /DA, /Q, list box) a viewer draws for a field or FreeText without an
+    appearance, or None."""
+    list_box = False
     if subtype == "/Widget":
         field_type = _resolve(_inherited(annot, "/FT"))
         field_flags = _integer(_inherited(annot, "/Ff"))
@@ -233,6 +242,10 @@ def _value(annot, subtype) -> tuple | None:
         raw = _resolve(_inherited(annot, "/V"))
         text = _value_text(raw)
         multiline = bool(field_flags & FIELD_MULTILINE) or isinstance(raw, list)
+        if field_type == "/Ch" and not field_flags & FIELD_COMBO:
+            options = _list_box_options(annot)
+            if options:                   # a list box shows its options, the chosen ones highlighted
+                text, multiline, list_box = "\n".join(options), True, True
         appearance, quadding = _inherited(annot, "/DA"), _inherited(annot, "/Q")
     elif subtype == "/FreeText":
         text = _value_text(annot.get("/Contents"))
@@ -242,22 +255,38 @@ def _value(annot, subtype) -> tuple | None:
         return None
     if not text or not text.strip():
         return None
-    return text, multiline, appearance, quadding
+    return text, multiline, appearance, quadding, list_box
+
+
+def _list_box_options(annot) -> list[str]:
+    """The options a list box shows from its top index (/TI) on: /Opt items are text strings or
+    [export value, display text] pairs (§12.7.4.4)."""
+    options = _resolve(_inherited(annot, "/Opt"))
+    if not isinstance(options, list):
+        return []
+    shown = []
+    for item in options[max(_integer(annot.get("/TI")), 0):][:MAX_LIST_BOX_OPTIONS]:
+        item = _resolve(item)
+        if isinstance(item, list):
+            item = _resolve(item[-1]) if item else ""
+        shown.append(" ".join(_value_text(item).split()))
+    return shown
 
 
 def _draw_value(value: tuple, rect: tuple, form: _FormDefaults, page_matrix: tuple, env: PageEnv, out: list) -> None:
-    text, multiline, appearance, quadding = value
+    text, multiline, appearance, quadding, list_box = value
     resource_name, size = _appearance_font(appearance if appearance is not None else form.appearance)
     if quadding is None:
         quadding = form.quadding
     lines = text.splitlines() if multiline else [" ".join(text.splitlines())]
     _place_lines(lines, rect, _standard_font(resource_name, form), size, _integer(quadding),
-                 multiline, page_matrix, env, out)
+                 multiline, page_matrix, env, out, fit=list_box)
 
 
 def _place_lines(lines: list[str], rect: tuple, font_name: str, size: float, quadding: int, multiline: bool,
-                 page_matrix: tuple, env: PageEnv, out: list) -> None:
-    """Glyphs for `lines` set in `font_name` inside `rect` (user space), left/centred/right by /Q."""
+                 page_matrix: tuple, env: PageEnv, out: list, fit: bool = False) -> None:
+    """Glyphs for `lines` set in `font_name` inside `rect` (user space), left/centred/right by /Q;
+    with `fit` (a list box, which scrolls) only the lines whose descent stays inside `rect`."""
     font = metrics(font_name) or metrics(DEFAULT_FONT)
     widths = font.character_widths
     default_width = widths.get("default", 500)
@@ -286,6 +315,8 @@ def _place_lines(lines: list[str], rect: tuple, font_name: str, size: float, qua
     if clip is not None and (clip[2] <= clip[0] or clip[3] <= clip[1]):
         clip = None
     for line in lines:
+        if fit and baseline - descent * size < y0:
+            break
         if any(unicodedata.bidirectional(char) in _RTL_CLASSES for char in line):
             from ..layout.bidi import logical_to_visual   # late: glyphline.open() alone stays light
 

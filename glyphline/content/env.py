@@ -29,3 +29,8 @@ class PageEnv:
     warnings: list[str] = field(default_factory=list)
     undecodable: int = 0             # glyphs dropped because their code had no Unicode
     image_area: float = 0.0          # viewer-space area of the images painted (scan detection)
+    # the document's optional content (content/optional.py): `.hidden(ocg or ocmd)`; None: all shown
+    optional_content: Any = None
+    hidden_glyphs: int = 0           # glyphs of marked content in a hidden layer, left out
+    images: list = field(default_factory=list)   # (image XObject, CTM into viewer space) as painted, for OCR
+    ocr: Any = None                  # the page's OCR report (glyphline.content.ocr.OcrReport) when it was recognised

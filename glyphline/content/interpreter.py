@@ -26,6 +26,7 @@ from .lexer import TEXT_RUN, iter_operations
 MAX_SAVE_DEPTH = 1024           # q nesting; real files stay below ~30, deeper saves are ignored (with their Q)
 MAX_MARKED_DEPTH = 256          # BMC/BDC nesting, bounded like q
 MAX_WARNINGS = 64               # distinct warnings per page; a hostile page could name endless missing fonts
+MAX_RECORDED_IMAGES = 64        # image XObjects a page remembers for OCR (a scan has one, or a few strips)
 UNKNOWN_DESCENT_EM = 0.2        # font gives no ascent/descent: a 1 em box with a typical Latin descent
 THOUSANDTH = 0.001              # TJ numbers are thousandths of text space, whatever the font matrix
 # A glyph is kept when its box centre lies inside the visible box grown by this many ems: the
@@ -245,7 +246,7 @@ class _Interpreter:
         self.setup: TextSetup | None = None   # show()'s derived values; None whenever an input changes
         self.saved: list[tuple] = []
         self.ignored_saves = 0
-        self.marked: list[tuple] = []     # (mcid before, span started here or None)
+        self.marked: list[tuple] = []     # (mcid before, span started here or None, page's out if hidden)
         self.ignored_marks = 0
         self.mcid = -1
         self.span: _Span | None = None
@@ -908,22 +909,36 @@ class _Interpreter:
         if isinstance(properties, str):
             properties = self.lookup("/Properties", properties)
         actual_text = mcid = None
+        hidden = False
         if isinstance(properties, dict):
-            actual_text = _text_property(_property(properties, "ActualText"))
-            value = _property(properties, "MCID")
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-                mcid = int(value)
-        self.begin_marked(actual_text, mcid)
+            if operands[0] == "OC":
+                hidden = self.hidden_layer(properties)
+            else:
+                actual_text = _text_property(_property(properties, "ActualText"))
+                value = _property(properties, "MCID")
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                    mcid = int(value)
+        self.begin_marked(actual_text, mcid, hidden)
 
-    def begin_marked(self, actual_text: str | None, mcid: int | None) -> None:
+    def hidden_layer(self, group) -> bool:
+        """Is content marked with this OCG or OCMD hidden when the document opens?"""
+        optional = self.env.optional_content
+        return optional is not None and optional.hidden(group)
+
+    def begin_marked(self, actual_text: str | None, mcid: int | None, hidden: bool = False) -> None:
         if len(self.marked) >= MAX_MARKED_DEPTH:
             self.ignored_marks += 1
             return
+        if self.forms:
+            mcid = None   # an MCID in a form XObject numbers the form's own content, not the page's: keep the page's
         self.setup = None
         span = None
         if actual_text is not None and self.span is None:   # nested ActualText is ignored
             span = self.span = _Span(actual_text, mcid if mcid is not None else self.mcid)
-        self.marked.append((self.mcid, span))
+        # a hidden layer draws into a list nobody reads, until its EMC gives the page's back
+        self.marked.append((self.mcid, span, self.out if hidden else None))
+        if hidden:
+            self.out = []
         if mcid is not None:
             self.mcid = mcid
 
@@ -935,8 +950,11 @@ class _Interpreter:
             self.end_marked()
 
     def end_marked(self) -> None:
-        self.mcid, span = self.marked.pop()
+        self.mcid, span, shown_out = self.marked.pop()
         self.setup = None
+        if shown_out is not None:
+            self.env.hidden_glyphs += len(self.out)
+            self.out = shown_out
         if span is not None:
             self.span = None
             self.emit_span(span)
@@ -975,10 +993,15 @@ class _Interpreter:
             raise
         except Exception:
             return
+        if subtype not in ("/Image", "/Form"):  # anything else carries no text
+            return
+        layer = xobject.get("/OC")
+        if layer is not None and self.hidden_layer(_resolve(layer)):
+            return                          # in a layer hidden when the document opens
         if subtype == "/Image":
             self.paint_image()
-            return
-        if subtype != "/Form":              # anything else carries no text
+            if len(self.env.images) < MAX_RECORDED_IMAGES:
+                self.env.images.append((xobject, self.ctm))   # where it lands: what OCR reads
             return
         reference = getattr(xobject, "indirect_reference", None)
         key = (reference.idnum, reference.generation) if reference is not None else id(xobject)

@@ -1,7 +1,7 @@
 """Glyph sources: where a page's glyphs come from.
 
 A page's glyphs are the concatenation of what its sources append, in order: the page's own
-content streams, then the appearances of its annotations (and, later, OCR words). Every
+content streams, then the appearances of its annotations, then OCR words when it has no text layer. Every
 source makes the same Glyph records, flagged with where they came from, so the layout stages
 treat them alike. The document stage runs the sources one after another, each isolated: a
 source that fails costs its own glyphs, never the others'; a page budget that runs out stops
@@ -31,6 +31,7 @@ class PageInput:
     content: Callable[[], bytes]         # the page's joined /Contents, decoded
     resources: Callable[[], Any]         # the page's inherited /Resources (pypdf), or None
     acroform: Callable[[], Any]          # the catalog's /AcroForm, or None
+    ocr: Any = None                      # the injected OCR engine (glyphline.content.ocr.OcrEngine), or None
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,20 @@ ANNOTATIONS = GlyphSource(
 )
 
 
-def sources(*, annotations: bool = True) -> tuple[GlyphSource, ...]:
-    """The glyph sources of a page, in drawing order."""
-    return (CONTENT, ANNOTATIONS) if annotations else (CONTENT,)
+def _ocr_glyphs(page: PageInput, out: list[Glyph]) -> None:
+    from .ocr import ocr_glyphs
+
+    ocr_glyphs(page, out)
+
+
+OCR_WORDS = GlyphSource(
+    "ocr", _ocr_glyphs,
+    stopped="page {page}: OCR stopped early: {reason}; the words read before that point are kept",
+    failed="page {page}: OCR failed ({reason}); the page has no text layer",
+)
+
+
+def sources(*, annotations: bool = True, ocr: bool = False) -> tuple[GlyphSource, ...]:
+    """The glyph sources of a page, in drawing order (OCR last: it reads only pages the others left empty)."""
+    chosen = (CONTENT, ANNOTATIONS) if annotations else (CONTENT,)
+    return chosen + (OCR_WORDS,) if ocr else chosen

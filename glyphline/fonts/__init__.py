@@ -17,6 +17,7 @@ from ._objects import get, is_dict, name, resolve
 from .base import DecodedChar, Font
 from .composite import CompositeFont, load_composite
 from .simple import SimpleFont, load_simple
+from .style import font_style
 
 __all__ = ["DecodedChar", "Font", "FontCache", "load_font", "SimpleFont", "CompositeFont"]
 
@@ -47,6 +48,12 @@ def _no_streams(stream: Any) -> bytes:
 
 def load_font(font_obj: Any, resource_name: str, limits: Limits, read_stream: Callable[[Any], bytes]) -> Font:
     """Font for a font dictionary (indirect or direct pypdf object); never raises (see module doc)."""
+    font = _load_font(font_obj, resource_name, limits, read_stream)
+    font.bold, font.italic = font_style(font_obj, font.name)
+    return font
+
+
+def _load_font(font_obj: Any, resource_name: str, limits: Limits, read_stream: Callable[[Any], bytes]) -> Font:
     warnings: list[str] = []
     font = resolve(font_obj)
     display, base = _display_name(font, resource_name)

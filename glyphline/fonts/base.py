@@ -40,6 +40,8 @@ class Font:
     descent: float = 0.0                        # glyph space units, <= 0
     warnings: list = field(default_factory=list)
     em_scale: float = 1.0                       # font size → em in text space (Type3 fonts in big units)
+    bold: bool = False                          # weight and slant as the dictionary and name declare (style.py)
+    italic: bool = False
 
     def decode(self, data: bytes) -> list[DecodedChar]:  # pragma: no cover - overridden
         raise NotImplementedError

@@ -7,7 +7,8 @@ Text of a code, first that applies:
 3. the CID (Identity, embedded CMap stream, or `cmaps.predefined_cmap`) through
    `cmaps.cid_to_unicode` for the font's character collection;
 4. the embedded TrueType/OpenType program: CID → glyph (/CIDToGIDMap) → the font's own Unicode
-   cmap reversed, or its 'post' glyph name (truetype.py), read only when first needed;
+   cmap reversed, or its 'post' glyph name (truetype.py), read only when first needed; a
+   Windows core font that is not embedded: its glyph order (truetype.CORE_FONT_GLYPH_ORDER);
 5. otherwise None: the glyph is undecodable.
 DecodedChars are made once per distinct code and cached.
 """
@@ -377,6 +378,7 @@ def load_composite(font: Any, font_name: str, limits: Limits, read_stream: Calla
                                        descriptor if is_dict(descriptor) else None, None, 1000.0)
     # last resort: the embedded TrueType/OpenType program's cmap and post, read on first need
     program_text = truetype.cid_font_text(cid_font, read_stream, warnings)
+    core_glyph_text = truetype.core_font_glyph_text(cid_font, font_name) if identity else None
 
     def resolve_code(code: int, nbytes: int, valid: bool) -> DecodedChar:
         text = None
@@ -401,6 +403,8 @@ def load_composite(font: Any, font_name: str, limits: Limits, read_stream: Calla
                 text = _cid_text(registry, ordering, cid)
             if text is None and cid is not None and program_text is not None:
                 text = program_text(cid)
+            if text is None and cid is not None and core_glyph_text is not None:
+                text = core_glyph_text(cid)
         width = widths.get(cid) if cid is not None else None
         if width is None:
             width = default_width

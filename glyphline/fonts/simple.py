@@ -10,7 +10,11 @@ Text of a code, first that applies (ISO 32000-1 §9.10.2):
    encoding's character for its code, as poppler reads such fonts;
 3. no base encoding given: the font's built-in one — Symbol/ZapfDingbats for those standard
    fonts, the encoding of an embedded Type1/CFF program, else StandardEncoding (WinAnsi for a
-   symbolic TrueType font, whose codes are looked up as 0xF000 + code in its (3,0) cmap);
+   symbolic TrueType font, whose codes are looked up as 0xF000 + code in its (3,0) cmap; rule
+   MAC_CMAP_ENCODING: when its program has a (1,0) Macintosh cmap and no (3,0) one, a code
+   0x80–0xFF WinAnsi was guessed for is the glyph it selects there, by the glyph's 'post' name
+   (a bullet at Mac Roman's 0xA5, not WinAnsi's ¥), as MuPDF reads it; the program is read
+   when such a code is first shown);
 4. a code still without text: the embedded TrueType/OpenType program's own cmap and post
    tables (truetype.py), read only when such a code is first shown.
 Everything is precomputed into a tuple of 256 DecodedChar, so decode() is one indexing per byte.
@@ -166,7 +170,7 @@ def _builtin_encoding(kind: str, base_font: str, descriptor: Any, symbolic: bool
     if any(p in base_font.lower() for p in _PICTOGRAPH_FONTS):
         return None
     if kind == "TrueType" and symbolic:
-        return encodings.WIN_ANSI
+        return encodings.WIN_ANSI   # its codes 0x80–0xFF may be the program's (MAC_CMAP_ENCODING)
     return encodings.STANDARD
 
 
@@ -201,6 +205,21 @@ def _is_letter(text: str) -> bool:
     """Letters with their marks only (not spaces, digits, punctuation or symbols)."""
     return unicodedata.category(text[0]).startswith("L") and \
         all(unicodedata.category(ch)[0] in "LM" for ch in text)
+
+
+def _guessed_winansi_codes(font: Any, kind: str, symbolic: bool, base_font: str, encoded: list,
+                           texts: list) -> frozenset[int]:
+    """Codes 0x80–0xFF of a symbolic TrueType font without a base encoding whose text is only
+    the WinAnsi guess (MAC_CMAP_ENCODING: its program may say otherwise)."""
+    if kind != "TrueType" or not symbolic:
+        return frozenset()
+    enc_obj = get(font, "/Encoding")
+    if isinstance(enc_obj, str) or (is_dict(enc_obj) and get(enc_obj, "/BaseEncoding") is not None):
+        return frozenset()
+    if standard14.standard_name(base_font) in encodings.SYMBOL_ENCODINGS:
+        return frozenset()
+    return frozenset(code for code in range(0x80, 0x100)
+                     if texts[code] is not None and texts[code] == encoded[code] == encodings.WIN_ANSI[code])
 
 
 def _texts(cmap: CMap | None, encoded: list, base_font: str) -> list:
@@ -340,10 +359,11 @@ def load_simple(font: Any, kind: str, font_name: str, base_font: str, limits: Li
     else:
         ascent, descent = vertical_metrics(descriptor, descriptor, standard, em)
     table = tuple(DecodedChar(code, texts[code], widths[code], code == 32) for code in range(256))
+    guessed = _guessed_winansi_codes(font, kind, symbolic, base_font, encoded, texts)
     program_texts = truetype.simple_font_texts(descriptor, read_stream, warnings) \
-        if kind != "Type3" and None in texts else None
+        if kind != "Type3" and (None in texts or guessed) else None
     if program_texts is not None:   # last resort, read only when an undecodable code is shown
-        table = truetype.ProgramFilledTable(table, program_texts, warnings)
+        table = truetype.ProgramFilledTable(table, program_texts, warnings, guessed)
     font_class = GbkSimpleFont if _gbk_winansi(font, kind, base_font, descriptor) else SimpleFont
     font = font_class(font_name, table, font_matrix, ascent, descent, warnings)
     font.em_scale = em_scale

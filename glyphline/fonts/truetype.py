@@ -40,6 +40,13 @@ TTC_TAG = b"ttcf"
 SFNT_VERSIONS = (b"\x00\x01\x00\x00", b"true", b"OTTO", b"typ1")
 # symbolic fonts map their codes into this block of their (3,0) cmap (ISO 32000-1 §9.6.6.4)
 SYMBOL_CMAP_OFFSETS = (0xF000, 0x0000, 0xF100, 0xF200)
+# CORE_FONT_GLYPH_ORDER: the Windows core fonts (Monotype's Arial, Times New Roman, Courier New)
+# put their first 258 glyphs in the Macintosh standard order below, so a producer that shows
+# them by glyph id without embedding or mapping them still names the characters (pdf.js reads
+# such fonts through its GlyphMapForStandardFonts); Arial Black and Arial Unicode are ordered
+# otherwise.
+CORE_FONT_FAMILIES = ("arial", "timesnewroman", "couriernew")
+CORE_FONT_OTHER_ORDER = ("arialblack", "arialunicode")
 UNICODE_CMAPS = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
 PUA_RANGES = ((0xE000, 0xF8FF), (0xF0000, 0x10FFFF))
 
@@ -396,7 +403,10 @@ def simple_font_texts(descriptor: Any, read_stream: Callable[[Any], bytes],
         for code in range(256):
             gid = program.glyph_of_simple_code(code)
             out.append(program.unicode_of_glyph(gid) if gid is not None else None)
+        texts.mac_cmap_only = (3, 0) not in program.cmaps and bool(program.cmaps.get((1, 0)))
         return out
+
+    texts.mac_cmap_only = False   # set once read: the program selects glyphs through (1,0) alone
 
     return texts
 
@@ -442,6 +452,30 @@ def cid_font_text(cid_font: Any, read_stream: Callable[[Any], bytes],
     return text
 
 
+def core_font_glyph_text(cid_font: Any, font_name: str) -> Callable[[int], str | None] | None:
+    """CORE_FONT_GLYPH_ORDER: for a CIDFontType2 that is not embedded, shown through Identity
+    CIDs = glyph ids (no /CIDToGIDMap stream), whose name is a Windows core font: glyph id → text
+    by the Macintosh standard order of its first 258 glyphs; None for any other font."""
+    if not is_dict(cid_font) or name(get(cid_font, "/Subtype")) != "CIDFontType2":
+        return None
+    if _program_stream(get(cid_font, "/FontDescriptor")) is not None:
+        return None
+    gid_map = get(cid_font, "/CIDToGIDMap")
+    if gid_map is not None and name(gid_map) != "Identity":
+        return None
+    key = "".join(ch for ch in font_name.lower() if ch.isalnum())
+    if not key.startswith(CORE_FONT_FAMILIES) or key.startswith(CORE_FONT_OTHER_ORDER):
+        return None
+
+    def text(gid: int) -> str | None:
+        if not isinstance(gid, int) or not 0 < gid < len(MAC_GLYPH_NAMES):
+            return None
+        mapped = glyph_to_unicode(MAC_GLYPH_NAMES[gid])
+        return mapped if usable_text(mapped) else None
+
+    return text
+
+
 def _cid_to_gid_map(cid_font: Any, read_stream: Callable[[Any], bytes], warnings: list[str]) -> bytes | None:
     """The /CIDToGIDMap stream's bytes (2 per CID), or None for Identity (and when absent)."""
     entry = resolve(cid_font.get("/CIDToGIDMap")) if hasattr(cid_font, "get") else None
@@ -456,12 +490,16 @@ def _cid_to_gid_map(cid_font: Any, read_stream: Callable[[Any], bytes], warnings
 class ProgramFilledTable(tuple):
     """A simple font's 256 DecodedChars whose undecodable codes get their text from the
     embedded program the first time one of them is looked up (the interpreter indexes the
-    table once per code and text state, so the program is read only if such a code is shown)."""
+    table once per code and text state, so the program is read only if such a code is shown).
+    `guessed` codes have only a WinAnsi guess: a program that selects glyphs through its (1,0)
+    Macintosh cmap alone gives them its own text too (simple.py, MAC_CMAP_ENCODING)."""
 
-    def __new__(cls, chars: tuple, program_texts: Callable[[], list[str | None]], warnings: list[str]):
+    def __new__(cls, chars: tuple, program_texts: Callable[[], list[str | None]], warnings: list[str],
+                guessed: frozenset[int] = frozenset()):
         table = super().__new__(cls, chars)
         table._program_texts = program_texts
         table._warnings = warnings
+        table._guessed = guessed
         table._filled = None
         return table
 
@@ -470,7 +508,7 @@ class ProgramFilledTable(tuple):
         if filled is not None:
             return filled[code]
         char = tuple.__getitem__(self, code)
-        if char.text is not None:
+        if char.text is not None and code not in self._guessed:
             return char
         self._filled = filled = self._fill()
         return filled[code]
@@ -484,7 +522,8 @@ class ProgramFilledTable(tuple):
         except Exception as exc:  # never let a font program end the page
             self._warnings.append(f"embedded font program unusable ({type(exc).__name__})")
             return chars
-        filled = [char if char.text is not None or not texts[char.code] else
+        guessed = self._guessed if getattr(self._program_texts, "mac_cmap_only", False) else ()
+        filled = [char if not texts[char.code] or (char.text is not None and char.code not in guessed) else
                   DecodedChar(char.code, texts[char.code], char.width, char.is_space,
                               char.vertical_advance, char.position_x, char.position_y)
                   for char in chars]

@@ -9,16 +9,25 @@ next page.
 """
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..fonts.style import FontStyle, name_style
 from ..glyph import VERTICAL, Glyph
+from ..structure import Tag
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
 from .model import Block, Line, PageLayout, Word
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
+from .tagged import block_tag, order_blocks
+
+if TYPE_CHECKING:
+    from ..content.links import LinkArea
 
 __all__ = ["analyze_page", "fallback_layout", "needs_document_stats", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
 
@@ -43,6 +52,14 @@ FLUSH_FOOTNOTE = re.compile(r"^(\d{1,3})(?=[A-Z](?:[a-z]|$))")
 # stage, and half a line for a new line (the line stage's baseline tolerance).
 FALLBACK_WORD_GAP_EM = 0.14
 FALLBACK_LINE_JUMP_EM = 0.5
+
+# Inside a table, white space this many font sizes wide that is free in every row also divides
+# columns (a gutter needs 0.75 em; word spaces inside a cell are about 0.25 em).
+TABLE_CELL_GAP_EM = 0.6
+
+# A link's /Rect is drawn around the glyph boxes, sometimes a little short of them: a word whose
+# centre is this many of its font sizes outside still lies under it.
+LINK_SLACK_EM = 0.2
 
 # Characters that do not count as text on the page (scan detection counts the others).
 WHITESPACE = " \t\n\r\x0b\x0c\u00a0\u2002\u2003\u2009\u3000"
@@ -87,12 +104,17 @@ def needs_document_stats(layout: PageLayout) -> bool:
 
 def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                  doc_stats: DocStats | None = None, *, image_coverage: float = 0.0,
-                 unmapped_glyphs: int = 0) -> PageLayout:
+                 unmapped_glyphs: int = 0, hidden_glyphs: int = 0, tags: Mapping[int, Tag] | None = None,
+                 order: str = "geometry", font_styles: dict[str, FontStyle] | None = None,
+                 links: list[LinkArea] | None = None) -> PageLayout:
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order.
     `image_coverage` (the share of the page painted with images) and `unmapped_glyphs` (glyphs
-    the fonts could not decode) are carried for the scan and no-mapping reports."""
+    the fonts could not decode) are carried for the scan and no-mapping reports. `tags` (MCID →
+    Tag, from glyphline.structure) name each block's element; `order` (auto | geometry | tags,
+    see layout.tagged) says whether they also order the blocks; the words take bold and italic
+    from `font_styles` (font name → style) and a URI from the `links` over them."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
-                        unmapped_glyphs=unmapped_glyphs)
+                        unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs)
     texts = [g.text for g in glyphs]
     cleaned = clean_glyph_text(glyphs, texts)
     if cleaned is not glyphs:
@@ -127,25 +149,57 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                 vertical.setdefault(key, []).extend(values)
     pitches = PitchTable(page_steps, doc_stats.pitch_by_size if doc_stats else None, vertical)
 
-    body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body")
-    sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar")
-    rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated")]
+    body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body", tags)
+    sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar", tags)
+    rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated", tags)]
     if main == HORIZONTAL and height > 0:
         _mark_running(body, height)
     footers: list[Block] = []
     while body and body[-1].role == "footer":
         footers.insert(0, body.pop())
     layout.blocks = body + sidebars + rotated + footers
+    if tags:
+        layout.blocks, by_tags = order_blocks(layout.blocks, order)
+        layout.order = "tags" if by_tags else "geometry"
+    _style_words(layout.blocks, font_styles or {})
+    if links:
+        _link_words(layout.blocks, links)
     return layout
 
 
+def _style_words(blocks: list[Block], font_styles: dict[str, FontStyle]) -> None:
+    """Bold and italic of each word from its font (the name alone when the page did not load it)."""
+    known: dict[str, tuple[bool, bool]] = {name: tuple(style) for name, style in font_styles.items()}
+    for block in blocks:
+        for line in block.lines:
+            for word in line.words:
+                style = known.get(word.font)
+                if style is None:
+                    style = known[word.font] = name_style(word.font)
+                word.bold, word.italic = style
+
+
+def _link_words(blocks: list[Block], links: list[LinkArea]) -> None:
+    """A word whose centre lies in a link's area (grown by LINK_SLACK_EM) carries the link's URI."""
+    for block in blocks:
+        for line in block.lines:
+            for word in line.words:
+                x = (word.x0 + word.x1) / 2
+                y = (word.y0 + word.y1) / 2
+                slack = LINK_SLACK_EM * word.size
+                for area in links:
+                    if area.x0 - slack <= x <= area.x1 + slack and area.y0 - slack <= y <= area.y1 + slack:
+                        word.link = area.uri
+                        break
+
+
 def fallback_layout(glyphs: list[Glyph], width: float, height: float, number: int, *,
-                    image_coverage: float = 0.0, unmapped_glyphs: int = 0) -> PageLayout:
+                    image_coverage: float = 0.0, unmapped_glyphs: int = 0, hidden_glyphs: int = 0) -> PageLayout:
     """The page's words in drawing order, for a page whose analysis failed: a pen step forward
     of more than FALLBACK_WORD_GAP_EM starts a word; a step back, or off the baseline by more
     than FALLBACK_LINE_JUMP_EM, starts a line. Plain arithmetic only: nothing here can raise."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
-                        unmapped_glyphs=unmapped_glyphs)
+                        unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs)
     texts: list[str] = []
     current: list[str] = []
     last = None
@@ -213,29 +267,66 @@ def _split_flush_footnote_numbers(flows: list[Flow]) -> None:
             line.footnote_start = True
 
 
-def _blocks(flows: list[Flow], pitches: PitchTable, role: str) -> list[Block]:
-    paragraphs: list[list[TextLine]] = []
+def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int, Tag] | None = None) -> list[Block]:
+    paragraphs: list[tuple[list[TextLine], Flow]] = []   # each with the flow it starts in
     after_row = True   # no paragraph before the first flow to run on from
     for flow in flows:
         paras = split_paragraphs(flow.lines, pitches)
         if paragraphs and paras and not (after_row or flow.table_row) and (
-                _continues(paragraphs[-1], paras[0], flow.lines)
-                or continues_below(paragraphs[-1], paras[0], pitches)):
-            paragraphs[-1] = paragraphs[-1] + paras[0]
+                _continues(paragraphs[-1][0], paras[0], flow.lines)
+                or continues_below(paragraphs[-1][0], paras[0], pitches)):
+            paragraphs[-1] = (paragraphs[-1][0] + paras[0], paragraphs[-1][1])
             paras = paras[1:]
-        paragraphs.extend(paras)
+        paragraphs.extend((para, flow) for para in paras)
         after_row = flow.table_row
     blocks: list[Block] = []
-    for para in paragraphs:
+    rows_of: dict[int, tuple[tuple, list[Block]]] = {}   # table → (its gutters, its rows)
+    for para, flow in paragraphs:
         model_lines = [_model_line(t) for t in para if t.words]
         if model_lines:
-            blocks.append(Block(
+            tag, tagged, tag_orders = block_tag([t.glyphs for t in para], tags) if tags else (None, 0.0, (-1, -1))
+            block = Block(
                 lines=model_lines,
                 x0=min([m.x0 for m in model_lines]), y0=min([m.y0 for m in model_lines]),
                 x1=max([m.x1 for m in model_lines]), y1=max([m.y1 for m in model_lines]),
-                role=role,
-            ))
+                role=role, tag=tag, tagged=tagged, tag_orders=tag_orders,
+            )
+            if flow.table_row:
+                block.table = flow.table
+                rows_of.setdefault(flow.table, (flow.columns, []))[1].append(block)
+            blocks.append(block)
+    for columns, rows in rows_of.values():
+        _fill_cells(rows, columns)
     return blocks
+
+
+def _fill_cells(rows: list[Block], gutters: tuple) -> None:
+    """Each table row's words by column. The band's gutters divide the columns, and so does white
+    space narrower than a gutter (TABLE_CELL_GAP_EM) that is free in every row spreading over several
+    columns (a caption or title row spanning the table does not count). Only horizontal tables:
+    elsewhere the column boundaries are not x positions."""
+    if any(line.dx != 1.0 or line.dy != 0.0 for row in rows for line in row.lines):
+        return
+    words = [[w for line in row.lines for w in line.words] for row in rows]
+    every = [w for row in words for w in row]
+    if not every:
+        return
+    em = sorted(w.size for w in every)[len(every) // 2]
+    telling = [row for row in words
+               if len({bisect.bisect_right(gutters, (w.x0 + w.x1) / 2) for w in row}) > 1 or not gutters]
+    spans = sorted((w.x0, w.x1) for row in telling for w in row)
+    boundaries = set(gutters)
+    reach = spans[0][1] if spans else 0.0
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= TABLE_CELL_GAP_EM * em:
+            boundaries.add((reach + x0) / 2)
+        reach = max(reach, x1)
+    columns = sorted(boundaries)
+    for row, row_words in zip(rows, words):
+        cells: list[list[Word]] = [[] for _ in range(len(columns) + 1)]
+        for word in row_words:
+            cells[bisect.bisect_right(columns, (word.x0 + word.x1) / 2)].append(word)
+        row.cells = cells
 
 
 def _continues(before: list[TextLine], after: list[TextLine], flow: list[TextLine]) -> bool:
@@ -260,7 +351,7 @@ def _model_line(t: TextLine) -> Line:
         words=words,
         x0=min([w.x0 for w in words]), y0=min([w.y0 for w in words]),
         x1=max([w.x1 for w in words]), y1=max([w.y1 for w in words]),
-        dx=first.dx, dy=first.dy,
+        dx=first.dx, dy=first.dy, space_after=t.glyphs[-1].text.isspace(),
     )
 
 

@@ -66,6 +66,10 @@ LIST_MARKER = re.compile(
     r"^(?:\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})[.)]|[•◦▪▫‣⁃∙·*–—-])$"
 )
 
+# Fonts whose glyphs are pictures (Symbol, Wingdings, Zapf Dingbats): one of their characters
+# alone at the start of a line is a bullet, whatever Unicode it maps to.
+SYMBOL_FONT = re.compile(r"symbol|dingbat|wingding|webding|marlett", re.IGNORECASE)
+
 # Parts are table rows when at least this share of the segments in one part has a baseline
 # partner in the next part, in the same text size (a grid), unless both parts are prose.
 ROW_ALIGNED_SHARE = 0.6
@@ -127,6 +131,8 @@ class Flow:
     lines: list[TextLine]
     role: str = "body"     # body | sidebar
     table_row: bool = False   # one row of a table: a block of its own, never run on
+    table: int = -1           # the rows of one table share this number (unique on the page)
+    columns: tuple = ()       # a table row's column boundaries along the line (middles of the gutters)
 
 
 def reading_order(segments: list[Segment], page_text: str | None = None) -> list[Flow]:
@@ -134,10 +140,11 @@ def reading_order(segments: list[Segment], page_text: str | None = None) -> list
 
     `page_text`, the page's glyph texts joined, spares the right-to-left census on pages
     without a single character of a right-to-left script."""
-    leaves: list[tuple[list[Segment], str, bool]] = []
+    leaves: list[tuple[list[Segment], str, tuple | None]] = []   # (segments, role, (table, columns) of a row)
     rtl = (page_text is None or max(page_text, default="") >= "\u0590") and _right_to_left(segments)
     _cut(segments, 0, leaves, "body", rtl)
-    return [Flow(_leaf_lines(segs, rtl), role, row) for segs, role, row in leaves if segs]
+    return [Flow(_leaf_lines(segs, rtl), role, grid is not None, *(grid or ()))
+            for segs, role, grid in leaves if segs]
 
 
 def _right_to_left(segments: list[Segment]) -> bool:
@@ -214,7 +221,7 @@ def _interior(free, lo: float, hi: float) -> list[tuple[float, float]]:
 def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = False) -> None:
     rows = _rows(segs)
     if depth > MAX_CUT_DEPTH or len(rows) < 2:
-        out.append((segs, role, False))
+        out.append((segs, role, None))
         return
     size = _median_size(segs)
     min_gutter = MIN_GUTTER_EM * size
@@ -247,7 +254,7 @@ def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = Fals
             pending.extend(rows[i])
             i += 1
     if pending:
-        out.append((pending, role, False))
+        out.append((pending, role, None))
 
 
 def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, role,
@@ -281,10 +288,11 @@ def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, rol
         pending = pending + [s for row in rows[:lead] for s in row]
         rows = rows[lead:]
     if pending:
-        out.append((pending, role, False))
+        out.append((pending, role, None))
     if table:
+        grid = (len(out), tuple((lo + hi) / 2 for lo, hi in gutters))
         for row in rows:
-            out.append((list(row), role, True))
+            out.append((list(row), role, grid))
         return True
     # a part is narrow against the band's longest line (not its widest part: one part may
     # hold two columns of its own when a title blocked their gutter)

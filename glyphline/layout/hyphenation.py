@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from itertools import repeat
 
 from .language import detect_language
 from .scripts import no_space_at_line_break
@@ -183,17 +184,21 @@ def _german_adjective_form(word: str, words: WordList) -> bool:
         for ending in GERMAN_ADJECTIVE_ENDINGS)
 
 
-def join_lines(lines: Iterable[str], vocabulary: Vocabulary | None, dehyphenate: bool = True) -> str:
+def join_lines(lines: Iterable[str], vocabulary: Vocabulary | None, dehyphenate: bool = True,
+               space_after: Iterable[bool] | None = None) -> str:
     """Join one block's line texts into a single line, undoing line-break hyphenation.
 
     Lines are joined with one space, except between CJK characters (no spaces in the script).
+    `space_after` tells, line by line, whether the line ended in a space glyph (see
+    no_space_at_line_break).
     """
     out = ""
-    for text in lines:
+    spaced = False   # the line joined last ended in a space glyph
+    for text, ends_spaced in zip(lines, repeat(False) if space_after is None else space_after):
         if not text:
             continue
         if not out:
-            out = text
+            out, spaced = text, ends_spaced
             continue
         if dehyphenate and ends_with_break_hyphen(out) and text[:1].isalnum():
             cut = out.rfind(" ") + 1
@@ -201,10 +206,11 @@ def join_lines(lines: Iterable[str], vocabulary: Vocabulary | None, dehyphenate:
             space = text.find(" ")
             second, rest = (text, "") if space < 0 else (text[:space], text[space:])
             out = head + join_broken(first, second, vocabulary) + rest
-        elif no_space_at_line_break(out[-1], text[0]):
+        elif no_space_at_line_break(out[-1], text[0], spaced):
             out = out + text   # CJK lines join without a space
         else:
             out = out + " " + text
+        spaced = ends_spaced
     if out.endswith(SOFT_HYPHEN):
         out = out[:-1]
     return out

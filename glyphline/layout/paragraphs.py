@@ -10,15 +10,15 @@ A new block starts at a line when
   previous line was a paragraph's continuation and this one is outdented;
 - the previous line is centred in the flow and this one is not (a centred heading);
 - the previous line is a short CJK line ending a sentence;
-- the line starts a list item (a number, letter or roman numeral with '.' or ')', or a
-  bullet; unless the previous line runs on into it) or a footnote (a raised number).
+- the line starts a list item (a number, letter or roman numeral with '.' or ')', a
+  bullet, or one character in a symbol font; unless the previous line runs on into it) or a footnote (a raised number).
 Right-to-left flows are judged in a mirror: their lines start at the right edge.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .blocks import LIST_MARKER, TextLine
+from .blocks import LIST_MARKER, SYMBOL_FONT, TextLine
 from .scripts import is_rtl
 
 # Baseline step above this multiple of the median pitch opens a paragraph (seed article 004).
@@ -259,8 +259,10 @@ def _centred(line: TextLine, left: float, right: float) -> bool:
 
 
 def _is_list_item(line: TextLine) -> bool:
-    return bool(line.words) and LIST_MARKER.match(line.words[0].text) is not None \
-        and len(line.words) > 1
+    if len(line.words) < 2:
+        return False
+    first = line.words[0]
+    return LIST_MARKER.match(first.text) is not None or (len(first.text) == 1 and bool(SYMBOL_FONT.search(first.font)))
 
 
 def _list_text_start(line: TextLine) -> float | None:

@@ -202,12 +202,13 @@ def no_space_between(a: str, b: str) -> bool:
     return False
 
 
-def no_space_at_line_break(a: str, b: str) -> bool:
+def no_space_at_line_break(a: str, b: str, space_glyph: bool = False) -> bool:
     """no_space_between for the end of one line and the start of the next: CJK text wraps
     between any two cells, fullwidth Latin letters included (UAX #14 class ID), so there two
-    spaceless CJK characters always join."""
+    spaceless CJK characters join, unless both are fullwidth letters or digits and the line
+    ends in a space glyph (`space_glyph`): then the writer marked a word break there."""
     if a and b and is_spaceless_cjk(a[-1]) and is_spaceless_cjk(b[0]):
-        return True
+        return not (space_glyph and is_fullwidth_alphanumeric(a[-1]) and is_fullwidth_alphanumeric(b[0]))
     return no_space_between(a, b)
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 import zlib
-from bisect import bisect_right
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -34,8 +33,10 @@ class WordListError(ValueError):
 
 
 class WordList:
-    """Membership of lowercase words; a lookup is a binary search over the restart words and the
-    decoding of at most one run, so loading is one decompression and one split."""
+    """Membership of lowercase words. The decoded text is kept whole (splitting 250,000 lines cost
+    a process ~15 ms and 12 MB): a lookup binary-searches the whole words in it (lines whose
+    shared-prefix length is 0, the restart words among them) and decodes the short run from the
+    one at or before the word to the next."""
 
     def __init__(self, data: bytes):
         try:
@@ -53,29 +54,43 @@ class WordList:
         self.language = fields[2]
         self.sources = fields[5:]
         try:
-            count, self._restart = int(fields[3]), int(fields[4])
+            count, restart = int(fields[3]), int(fields[4])
         except ValueError:
             raise WordListError("not a word list: bad header") from None
-        self._lines = body.split("\n") if body else []
-        if self._restart < 1 or len(self._lines) != count:
+        self._count = body.count("\n") + 1 if body else 0
+        if restart < 1 or self._count != count:
             raise WordListError("word list truncated")
-        restarts = self._lines[::self._restart]
-        if any(not line or line[0] != "0" for line in restarts):
+        if body and body[0] != "0":
             raise WordListError("word list damaged: a restart word is not whole")
-        self._heads = [line[1:] for line in restarts]
+        self._text = body
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return self._count
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str) or not word:
             return False
-        run = bisect_right(self._heads, word) - 1
-        if run < 0:
+        text = self._text
+        first_end = text.find("\n")
+        if not text or text[1:first_end if first_end >= 0 else len(text)] > word:
             return False
-        start = run * self._restart
+        # binary search over the newline before each whole word ("\n0"): `low` is one whose word
+        # is <= word (-1: the first line), every one at `high` or after has a greater word
+        low, high = -1, len(text)
+        while low + 1 < high:
+            middle = (low + 1 + high) // 2
+            found = text.find("\n0", middle, high + 1)
+            if found < 0:
+                high = middle
+                continue
+            end = text.find("\n", found + 1)
+            if text[found + 2:end if end >= 0 else len(text)] <= word:
+                low = found
+            else:
+                high = found
+        following = text.find("\n0", low + 1)
         previous = ""
-        for line in self._lines[start:start + self._restart]:
+        for line in text[low + 1:following if following >= 0 else len(text)].split("\n"):
             if not line:
                 return False
             previous = previous[:ord(line[0]) - 48] + line[1:]

@@ -13,7 +13,7 @@ from typing import Any, Callable, Protocol
 from ..layout.hyphenation import Vocabulary
 from ..layout.model import PageLayout
 from ..options import OutputMode
-from . import grid, json_out, text
+from . import text
 
 
 class RenderedPage(Protocol):
@@ -51,17 +51,30 @@ class Renderer:
     page: Callable[[PageLayout, PageContext], str]
     document: Callable[[list[RenderedPage], DocumentContext], str]
     extension: str                          # of a file holding the output (CLI --outdir)
+    structured: bool = False                # needs layout.structure's marks (headings, lists, tables)
 
 
 def _joined(pages: list[RenderedPage], context: DocumentContext) -> str:
     return text.join_pages(pages, markers=context.markers, page_breaks=context.page_breaks)
 
 
+def _on_first_use(module: str, function: str) -> Callable[..., str]:
+    """A renderer function imported when first called: a text extraction never loads the grid or
+    JSON writers (and their imports), which every small file's process start would pay."""
+    def call(*args: Any) -> str:
+        from importlib import import_module
+
+        return getattr(import_module(f".{module}", __name__), function)(*args)
+    return call
+
+
 RENDERERS: dict[OutputMode, Renderer] = {
     OutputMode.REFLOW: Renderer(text.reflow_page, _joined, ".txt"),
     OutputMode.PRESERVE: Renderer(text.preserve_page, _joined, ".txt"),
-    OutputMode.LAYOUT: Renderer(grid.grid_page, _joined, ".txt"),
-    OutputMode.JSON: Renderer(json_out.json_page, json_out.json_document, ".json"),
+    OutputMode.LAYOUT: Renderer(_on_first_use("grid", "grid_page"), _joined, ".txt"),
+    OutputMode.JSON: Renderer(_on_first_use("json_out", "json_page"), _on_first_use("json_out", "json_document"), ".json"),
+    OutputMode.MARKDOWN: Renderer(_on_first_use("markdown", "markdown_page"), _on_first_use("markdown", "markdown_document"), ".md",
+                                  structured=True),
 }
 
 

@@ -14,12 +14,18 @@ field makes a new version):
 
     page  = {"number": int (1-based), "width": float, "height": float, "rotation": int,
              "char_count": int, "scan": bool, "unmapped": bool, "warnings": [str], "blocks": [block]}
-    block = {"role": "body"|"header"|"footer"|"sidebar"|"rotated", "bbox": box, "lines": [line]}
+             "figures": [{"alt": str}]   # only on pages of a tagged PDF with figures that have /Alt text
+    block = {"role": "body"|"header"|"footer"|"sidebar"|"rotated", "bbox": box, "lines": [line],
+             "tag": {"role": str, "lang": str}}  # only in tagged PDFs: the structure element (H1, P, LI, TD …)
     line  = {"text": str, "bbox": box, "direction": [dx, dy], "words": [word]}
     word  = {"text": str, "bbox": box, "font": str, "size": float, "flags": [flag]}
+            + {"confidence": float}      # OCR words only: the engine's confidence, 0–100
+    page  + {"ocr": {"words": int, "low_confidence": int, "mean_confidence": float, "rendered": bool}}
+                                         # pages recognised by OCR only (low_confidence: words below 60)
     box   = [x0, y0, x1, y1] in points, origin at the top-left of the visible page, y down
     flag  = "invisible" | "vertical" | "actual_text" | "in_form"
           | "annotation"                 # drawn by an annotation (form field, FreeText, stamp), not the page
+          | "ocr"                        # read by OCR off a scanned image (font "OCR", size from the scan)
 
 Numbers are rounded to 0.01 pt so the output is stable across platforms.
 """
@@ -28,7 +34,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..glyph import ACTUAL_TEXT, ANNOTATION, IN_FORM, INVISIBLE, VERTICAL
+from ..glyph import ACTUAL_TEXT, ANNOTATION, IN_FORM, INVISIBLE, OCR, VERTICAL
 from ..layout.model import Block, Line, PageLayout, Word
 
 if TYPE_CHECKING:
@@ -38,7 +44,7 @@ SCHEMA = "glyphline/1"
 VERSION = 1
 ROUND_DIGITS = 2  # 0.01 pt: far below any visible distance, and stable across float formatting
 FLAG_NAMES = ((INVISIBLE, "invisible"), (VERTICAL, "vertical"), (ACTUAL_TEXT, "actual_text"), (IN_FORM, "in_form"),
-              (ANNOTATION, "annotation"))
+              (ANNOTATION, "annotation"), (OCR, "ocr"))
 
 
 def json_page(layout: PageLayout, context: "PageContext") -> str:
@@ -57,7 +63,7 @@ def json_document(pages: "list[RenderedPage]", context: "DocumentContext") -> st
 
 def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
                 warnings: list[str] | None = None, unmapped: bool = False) -> dict[str, Any]:
-    return {
+    page = {
         "number": layout.number,
         "width": _r(layout.width),
         "height": _r(layout.height),
@@ -68,6 +74,11 @@ def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
         "warnings": list(layout.warnings if warnings is None else warnings),
         "blocks": [_block(b) for b in layout.blocks],
     }
+    if layout.figures:
+        page["figures"] = [{"alt": figure.alt} for figure in layout.figures]
+    if layout.ocr is not None:
+        page["ocr"] = layout.ocr.as_dict()
+    return page
 
 
 def document_object(pages: list[dict[str, Any]], *, page_count: int, metadata: dict[str, str] | None,
@@ -91,7 +102,10 @@ def dumps(obj: dict[str, Any]) -> str:
 
 
 def _block(block: Block) -> dict[str, Any]:
-    return {"role": block.role, "bbox": _box(block), "lines": [_line(line) for line in block.lines]}
+    out = {"role": block.role, "bbox": _box(block), "lines": [_line(line) for line in block.lines]}
+    if block.tag is not None:
+        out["tag"] = {"role": block.tag.role, "lang": block.tag.lang}
+    return out
 
 
 def _line(line: Line) -> dict[str, Any]:
@@ -104,13 +118,16 @@ def _line(line: Line) -> dict[str, Any]:
 
 
 def _word(word: Word) -> dict[str, Any]:
-    return {
+    out = {
         "text": word.text,
         "bbox": _box(word),
         "font": word.font,
         "size": _r(word.size),
         "flags": [name for bit, name in FLAG_NAMES if word.flags & bit],
     }
+    if word.flags & OCR:
+        out["confidence"] = round(float(word.confidence), 1)
+    return out
 
 
 def _box(item) -> list[float]:

@@ -48,7 +48,8 @@ def render_page(layout: PageLayout, mode: str = "reflow", vocabulary: Vocabulary
         vocabulary = build_vocabulary([layout])
     out = []
     for block in layout.blocks:
-        text = join_lines((line.text for line in block.lines), vocabulary, dehyphenate)
+        text = join_lines([line.text for line in block.lines], vocabulary, dehyphenate,
+                          [line.space_after for line in block.lines])
         if text:
             out.append(text)
     return "\n\n".join(out)

@@ -97,6 +97,25 @@ def test_options_reach_the_engine_and_are_remembered(app_page):
         app_page.locator("#loader[data-state=ready]").wait_for(state="attached", timeout=CONVERT_TIMEOUT_MS)
 
 
+def test_markdown_mode_downloads_a_md_file_equal_to_the_cli(app_page, corpus_dir):
+    clear_queue(app_page)
+    pdf = corpus_pdf(corpus_dir, "generated/chromium-table-list")
+    app_page.locator("#options summary").click()
+    app_page.locator("#mode-markdown").check()
+    try:
+        app_page.locator("#file").set_input_files(str(pdf))
+        assert wait_job_state(app_page, 0, ("done",)) == "done"
+        assert job(app_page, 0).locator("button.download").inner_text().endswith(pdf.stem + ".md")
+        name, data = download_text(app_page, 0)
+        assert name == pdf.stem + ".md"
+        assert data == cli_output(pdf, "--mode", "markdown")
+        assert data.startswith(b"<!-- page 1 -->\n\n# ") and b"\n| --- |" in data
+    finally:
+        app_page.evaluate("() => localStorage.removeItem('glyphline.options')")
+        app_page.reload()
+        app_page.locator("#loader[data-state=ready]").wait_for(state="attached", timeout=CONVERT_TIMEOUT_MS)
+
+
 def test_extract_text_is_exposed_for_scripts(app_page):
     result = app_page.evaluate(
         """async () => {

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""OCR benchmark: corpus pages made into scans, read back with `extract_text(..., ocr=LANG)`.
+
+Each case's doc.pdf (../shared/corpus/generated, with its truth.txt) is rendered at 300 dpi by
+pdftoppm, skewed by 0.5° and speckled with noise (Pillow, a fixed seed), and wrapped as an
+image-only PDF in three codecs: JPEG (DCT), CCITT G4, and JBIG2 (a generic region coded with
+MMR, i.e. the G4 data inside JBIG2 segments: no JBIG2 encoder is packaged, and the engine
+renders JBIG2 pages with pdftoppm). Scored with ../shared/bench/score.py's word F1 and
+reading order; seconds per page are wall-clock on this machine (a ratio, never a test).
+
+    python bench/ocr.py [--cases a,b] [--codecs jpeg,g4,jbig2] [--dpi 300]
+    python bench/ocr.py --files a.pdf b.pdf     # scans without truth: what was read, how sure, how fast
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+CORPUS = os.path.join(HERE, "..", "..", "shared", "corpus", "generated")
+SCORER = "/work/shared/bench"
+DEFAULT_CASES = ["chromium-prose-en", "chromium-2col", "pdflatex-hyph-2col-en", "lualatex-prose-en"]
+SKEW_DEGREES = 0.5
+NOISE_SPECKS_PER_MPIXEL = 2000
+
+
+def render_pages(pdf: str, dpi: int, folder: str) -> list[tuple[str, float, float]]:
+    """(PGM path, page width pt, page height pt) per page, as the viewer shows them."""
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", pdf, os.path.join(folder, "p")], check=True)
+    pages = []
+    for name in sorted(os.listdir(folder)):
+        if name.startswith("p") and name.endswith(".pgm"):
+            with open(os.path.join(folder, name), "rb") as f:
+                fields = f.read(64).split()
+            width, height = int(fields[1]), int(fields[2])
+            pages.append((os.path.join(folder, name), width * 72 / dpi, height * 72 / dpi))
+    return pages
+
+
+def scanned(path: str, seed: int, skew: float = SKEW_DEGREES):
+    """The page as a scanner gives it: a slight skew and salt-and-pepper specks."""
+    from PIL import Image
+
+    image = Image.open(path).convert("L").rotate(skew, resample=Image.BICUBIC, fillcolor=255)
+    rng = random.Random(seed)
+    pixels = image.load()
+    for _ in range(NOISE_SPECKS_PER_MPIXEL * image.width * image.height // 1_000_000):
+        pixels[rng.randrange(image.width), rng.randrange(image.height)] = rng.choice((0, 255))
+    return image
+
+
+def encode(image, codec: str) -> tuple[bytes, dict]:
+    """Image stream data and its dictionary entries."""
+    if codec == "jpeg":
+        out = io.BytesIO()
+        image.save(out, "JPEG", quality=75)
+        return out.getvalue(), {"Filter": "/DCTDecode", "ColorSpace": "/DeviceGray", "BitsPerComponent": 8}
+    g4 = _g4(image)
+    if codec == "g4":
+        return g4, {"Filter": "/CCITTFaxDecode", "ColorSpace": "/DeviceGray", "BitsPerComponent": 1,
+                    "DecodeParms": {"K": -1, "Columns": image.width, "Rows": image.height, "BlackIs1": False}}
+    if codec == "jbig2":
+        return _jbig2_mmr(g4, image.width, image.height), {"Filter": "/JBIG2Decode", "ColorSpace": "/DeviceGray",
+                                                            "BitsPerComponent": 1}
+    raise ValueError(codec)
+
+
+def _g4(image) -> bytes:
+    """The G4 strip of a one-strip TIFF written by Pillow (libtiff)."""
+    out = io.BytesIO()
+    image.point(lambda v: 255 if v > 160 else 0).convert("1").save(out, "TIFF", compression="group4", strip_size=1 << 30)  # one strip: one G4 stream
+    from PIL import Image
+
+    tiff = Image.open(io.BytesIO(out.getvalue()))
+    offsets, counts = tiff.tag_v2[273], tiff.tag_v2[279]
+    data = out.getvalue()
+    return b"".join(data[o:o + c] for o, c in zip(offsets, counts))
+
+
+def _jbig2_mmr(g4: bytes, width: int, height: int) -> bytes:
+    """An embedded JBIG2 stream (ITU T.88 §7): page information, one immediate lossless generic
+    region coded with MMR (the T.6 data of G4), end of page."""
+    def segment(number: int, kind: int, data: bytes) -> bytes:
+        return struct.pack(">IBBBI", number, kind, 0, 1, len(data)) + data   # refers to none, page 1
+    page_info = struct.pack(">IIIIBH", width, height, 0, 0, 0, 0)
+    region = struct.pack(">IIIIB", width, height, 0, 0, 0) + bytes([1]) + g4   # MMR = 1
+    return segment(0, 48, page_info) + segment(1, 38, region) + segment(2, 49, b"")
+
+
+def write_pdf(pages: list[tuple[bytes, dict, int, int, float, float]]) -> bytes:
+    """An image-only PDF: one image filling each page."""
+    from pdfbuilder import PdfBuilder
+
+    b = PdfBuilder()
+    for data, entries, width, height, page_w, page_h in pages:
+        attrs = {"Type": "/XObject", "Subtype": "/Image", "Width": width, "Height": height}
+        attrs.update(entries)
+        image = b.stream(data, attrs)
+        b.page(b"q %.2f 0 0 %.2f 0 0 cm /Im1 Do Q" % (page_w, page_h), xobjects={"Im1": image},
+               media_box=(0, 0, round(page_w, 2), round(page_h, 2)))
+    return b.build()
+
+
+def report_files(paths: list[str], lang: str) -> int:
+    """For files without truth: which pages OCR read, how many words, how sure, how long, a sample."""
+    from glyphline import extract_text
+
+    for path in paths:
+        with open(path, "rb") as f:
+            data = f.read()
+        start = time.monotonic()
+        try:
+            result = extract_text(data, ocr=lang)
+        except Exception as exc:
+            print(f"{os.path.basename(path)}: {type(exc).__name__}: {exc}")
+            continue
+        seconds = time.monotonic() - start
+        read = [p for p in result.pages if p.ocr]
+        words = sum(p.ocr["words"] for p in read)
+        mean = sum(p.ocr["mean_confidence"] * p.ocr["words"] for p in read) / max(1, words)
+        rendered = sum(1 for p in read if p.ocr["rendered"])
+        sample = " ".join(result.text.split()[:14])
+        print(f"{os.path.basename(path)}: {len(read)}/{len(result.pages)} pages read ({rendered} rendered), "
+              f"{words} words, mean confidence {mean:.0f}, {seconds / max(1, len(read)):.1f} s/page read; "
+              f"still scan: {result.scan.pages if result.scan else []}; warnings: {result.warnings[:2]}\n    {sample}",
+              flush=True)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cases", default=",".join(DEFAULT_CASES))
+    parser.add_argument("--codecs", default="jpeg,g4,jbig2")
+    parser.add_argument("--dpi", type=int, default=300)
+    parser.add_argument("--lang", default="eng")
+    parser.add_argument("--skew", type=float, default=SKEW_DEGREES, help="degrees (default %(default)s)")
+    parser.add_argument("--keep", metavar="DIR", help="keep the scan PDFs and outputs here")
+    parser.add_argument("--files", nargs="+", metavar="PDF", help="report on these files instead (no truth)")
+    args = parser.parse_args()
+    if args.files:
+        return report_files(args.files, args.lang)
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+    sys.path.insert(0, SCORER)
+    from score import score_text
+
+    from glyphline import extract_text
+
+    rows = []
+    for case in args.cases.split(","):
+        folder = os.path.join(CORPUS, case)
+        with open(os.path.join(folder, "truth.txt"), encoding="utf-8") as f:
+            truth = f.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            rendered = render_pages(os.path.join(folder, "doc.pdf"), args.dpi, tmp)
+            images = [(scanned(path, seed, args.skew), w, h) for seed, (path, w, h) in enumerate(rendered)]
+            for codec in args.codecs.split(","):
+                pages = []
+                for image, page_w, page_h in images:
+                    data, entries = encode(image, codec)
+                    pages.append((data, entries, image.width, image.height, page_w, page_h))
+                pdf = write_pdf(pages)
+                start = time.monotonic()
+                result = extract_text(pdf, ocr=args.lang)
+                seconds = time.monotonic() - start
+                score = score_text(truth, result.text)
+                if args.keep:
+                    os.makedirs(args.keep, exist_ok=True)
+                    with open(os.path.join(args.keep, f"{case}-{codec}.pdf"), "wb") as f:
+                        f.write(pdf)
+                    with open(os.path.join(args.keep, f"{case}-{codec}.txt"), "w", encoding="utf-8") as f:
+                        f.write(result.text)
+                rows.append((case, codec, len(pages), score["word_f1"], score["order"], score["para_f1"],
+                             seconds / len(pages), sum(p.ocr["words"] for p in result.pages if p.ocr),
+                             any(p.ocr and p.ocr["rendered"] for p in result.pages)))
+                print("%-24s %-6s pages %d  word F1 %.3f  order %.3f  para F1 %.3f  %.1f s/page  %d words%s"
+                      % (rows[-1][:8] + (" (rendered)" if rows[-1][8] else "",)), flush=True)
+    if rows:
+        print("mean word F1 %.3f, mean order %.3f, mean %.1f s/page over %d runs"
+              % (sum(r[3] for r in rows) / len(rows), sum(r[4] for r in rows) / len(rows),
+                 sum(r[6] for r in rows) / len(rows), len(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

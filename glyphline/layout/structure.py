@@ -1,0 +1,356 @@
+"""Structure for the structured outputs (Markdown): headings with levels, list items with nesting,
+table rows, running headers and footers. Layout decides; the renderer only writes what these marks say.
+
+Headings. The body style is the font size that sets most of the document's characters. A
+short block (HEADING_MAX_LINES, HEADING_MAX_WORDS) set almost wholly in one style is a heading
+when that style is larger than the body by HEADING_SIZE_RATIO, or is bold at body size on one
+short line of its own while the body is not bold. The document's distinct heading styles,
+ranked by size and then weight, give the levels (largest = 1, at most 6): every rule relative
+to the document's own type, none in points. A document set in one size without bold lines
+has no headings.
+
+Running headers and footers. Layout marks the short lines at the top and bottom of a page as
+header or footer by their place; here such a line, or any one-line block in those zones, is
+running (left out of Markdown) when its text recurs there on another page, or when it is a
+page number (as is a lone number opening or closing the page's text). Lines layout marked,
+in less than a heading's size, may differ in their digits ("Page 3", "Page 4"); the others
+must recur exactly (section headings at the tops of pages may differ only in their numbers).
+Otherwise (a title at the top of a one-page document) a line is text like any other.
+
+Footnotes (FOOTNOTE_NUMBER, FOOTNOTE_REF) are paired with their reference mark on the same
+page; an unpaired one stays a paragraph.
+
+Lists. A block whose first word is a bullet (•, –, ◦, ▪, …, or any single character in a
+symbol font) or a number or letter with a period or parenthesis is a list item; a lettered
+or Roman item needs a neighbouring item (a lone "A." opens a sentence as often as a list).
+Nesting: within a run of consecutive items, each distinct indent of the markers is one level
+deeper (markers less than ALIGN_EM right of the previous one share its indent).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from . import FOOTER_ZONE, HEADER_ZONE
+from .blocks import SYMBOL_FONT
+from .model import Block, PageLayout, Word
+from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
+
+# A heading is at most this many lines and words (a title may wrap; a paragraph is longer).
+HEADING_MAX_LINES = 3
+HEADING_MAX_WORDS = 24
+# ... and this share of its characters are in its one style (a bold lead-in is not a heading).
+HEADING_STYLE_SHARE = 0.8
+# Larger than the body by this ratio: a heading size (body 10 pt, \subsection 12 pt; Word body
+# 11 pt, Heading 2 13 pt); closer sizes are the body's own jitter.
+HEADING_SIZE_RATIO = 1.08
+# A bold heading at body size stands on one line of at most this many words, not ending like a
+# clause or a label (",", ";", ":" lead into what follows).
+BOLD_HEADING_MAX_WORDS = 12
+BOLD_HEADING_BAD_ENDS = frozenset(",;:")
+# Markdown has six heading levels; further styles share the sixth.
+MAX_HEADING_LEVEL = 6
+
+BULLETS = frozenset("•◦▪▫‣⁃∙·●○■□►▶➢➤✓✔❖◆◇–—-*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf06e\uf0a8")
+NUMBERED = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})[.)]$")
+DIGIT_NUMBERED = re.compile(r"^\(?\d{1,3}[.)]$")
+
+
+# Footnotes: a block in smaller type than the body, below all of the page's body text, opening
+# with a number; it is paired with the first word of the page's text ending in that number
+# after a letter or a closing mark ("scheme1", "form,3", "postcard2:"), as a raised mark sits.
+FOOTNOTE_NUMBER = re.compile(r"^\d{1,3}$")
+FOOTNOTE_REF = re.compile(r"^(.*[^\W\d_]|.*[^\d\s][.,;:!?)\]”’\"'])(\d{1,3})([.,;:!?)]*)$")
+
+# A page number on its own: "7", "- 7 -", "Page 7", "7 of 20", "vii", "Seite 7".
+ROMAN = r"(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+PAGE_NUMBER = re.compile(r"^[-–—\s]*(?:(?:page|seite|p\.)\s*)?(?:\d{1,5}|" + ROMAN + r")(?:\s*(?:of|/|von)\s*\d{1,5})?[-–—\s]*$",
+                         re.IGNORECASE)
+# A running header or footer recurs on at least this many pages (digits aside: "Page 3", "Page 4").
+RUNNING_MIN_PAGES = 2
+_DIGITS = re.compile(r"\d+")
+_PAGE_WORD = re.compile(r"^(?:\d{1,5}|" + ROMAN + r"|[-–—|·•])$")
+
+
+@dataclass(frozen=True)
+class HeadingStyles:
+    """The document's body size and its heading styles, best first: (size, bold) → level index + 1;
+    and the texts of its running headers and footers (digits replaced by '#')."""
+
+    body_size: float = 0.0
+    body_bold: bool = False
+    styles: tuple[tuple[float, bool], ...] = ()
+    running: frozenset[str] = frozenset()
+
+    def is_running(self, block: Block, page_height: float) -> bool:
+        """Is this a running header or footer (see the module doc)?"""
+        if not _in_margin(block, page_height):
+            return False
+        text = " ".join(line.text for line in block.lines)
+        if PAGE_NUMBER.match(text):
+            return True
+        small = _block_size(block) < HEADING_SIZE_RATIO * self.body_size
+        # an unmarked line may repeat a marked header (set closer to the text on this page)
+        return (small and _running_key(text, True) in self.running) or \
+            _running_key(text, small and _marked(block)) in self.running
+
+    def level(self, size: float, bold: bool) -> int:
+        """The heading level of a style, 0 when it is no heading style."""
+        for index, (style_size, style_bold) in enumerate(self.styles):
+            if style_bold == bold and _same_size(size, style_size):
+                return min(index + 1, MAX_HEADING_LEVEL)
+        return 0
+
+
+def heading_styles(layouts: Iterable[PageLayout]) -> HeadingStyles:
+    """Rank the heading styles of the document (or of the pages given)."""
+    layouts = list(layouts)
+    sizes: dict[float, int] = {}   # a first census, running lines included (they are few characters)
+    for layout in layouts:
+        for block in layout.blocks:
+            if block.table < 0 and block.role != "rotated":
+                for line in block.lines:
+                    for word in line.words:
+                        sizes[round(word.size, 1)] = sizes.get(round(word.size, 1), 0) + len(word.text)
+    text_size = max(sizes, key=sizes.get) if sizes else 0.0
+    pages_of: dict[str, set[int]] = {}
+    for layout in layouts:
+        for block in layout.blocks:
+            if _in_margin(block, layout.height):
+                small = _block_size(block) < HEADING_SIZE_RATIO * text_size
+                key = _running_key(" ".join(line.text for line in block.lines), small and _marked(block))
+                pages_of.setdefault(key, set()).add(layout.number)
+    running = frozenset(key for key, pages in pages_of.items() if len(pages) >= RUNNING_MIN_PAGES)
+    layouts_blocks = [[b for b in _text_blocks(layout, running, text_size)] for layout in layouts]
+    by_size: dict[float, int] = {}
+    bold_chars: dict[float, int] = {}
+    for blocks in layouts_blocks:
+        for block in blocks:
+            for line in block.lines:
+                for word in line.words:
+                    key = round(word.size, 1)
+                    by_size[key] = by_size.get(key, 0) + len(word.text)
+                    if word.bold:
+                        bold_chars[key] = bold_chars.get(key, 0) + len(word.text)
+    if not by_size:
+        return HeadingStyles(running=running)
+    body_size = max(by_size, key=by_size.get)
+    body_bold = 2 * sum(n for size, n in bold_chars.items() if _same_size(size, body_size)) > \
+        sum(n for size, n in by_size.items() if _same_size(size, body_size))
+    styles: list[tuple[float, bool]] = []
+    for blocks in layouts_blocks:
+        for block in blocks:
+            style = _heading_style(block, body_size, body_bold)
+            if style is not None and not any(s[1] == style[1] and _same_size(s[0], style[0]) for s in styles):
+                styles.append(style)
+    styles.sort(key=lambda s: (-s[0], not s[1]))
+    return HeadingStyles(body_size, body_bold, tuple(styles), running)
+
+
+def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
+    """Set each block's kind, level and marker (see the module doc); the marker is taken off the text."""
+    candidates: list[tuple[Block, str]] = []
+    for block in layout.blocks:
+        block.kind, block.level, block.marker = "paragraph", 0, ""
+        if block.table >= 0 and block.cells:
+            block.kind = "table_row"
+            continue
+        if block.role != "rotated" and (headings.is_running(block, layout.height) or _page_number(block, layout)):
+            block.kind = "running"
+            continue
+        if block.role == "rotated":
+            continue
+        style = _heading_style(block, headings.body_size, headings.body_bold)
+        if style is not None and headings.level(*style):
+            block.kind, block.level = "heading", headings.level(*style)
+            continue
+        marker = _marker(block)
+        if marker:
+            block.kind = "list_item"
+            candidates.append((block, marker))
+    blocks = layout.blocks
+    index = {id(block): i for i, block in enumerate(blocks)}
+    items = {id(block) for block, _ in candidates}
+    for block, marker in candidates:
+        i = index[id(block)]
+        neighbour = (i > 0 and id(blocks[i - 1]) in items) or (i + 1 < len(blocks) and id(blocks[i + 1]) in items)
+        if not (neighbour or DIGIT_NUMBERED.match(marker) or marker in BULLETS or _symbol_bullet(block)):
+            block.kind = "paragraph"   # a lone "A." or "iv." opens a sentence as often as a list
+            continue
+        block.marker = marker
+        _take_marker(block, marker)
+    _nest_lists(blocks)
+    _pair_footnotes(blocks, headings.body_size)
+
+
+def _pair_footnotes(blocks: list[Block], body_size: float) -> None:
+    """Footnotes (see the module doc) and the first reference to each in the page's text."""
+    small = (1 - SIZE_CHANGE_RATIO) * body_size
+    body_bottom = max((b.y1 for b in blocks if b.kind != "running" and _block_size(b) >= small), default=None)
+    notes: dict[str, Block] = {}
+    for block in blocks:
+        words = block.lines[0].words
+        if (block.kind == "paragraph" and block.role in ("body", "footer") and len(words) > 1
+                and FOOTNOTE_NUMBER.match(words[0].text) and _block_size(block) < small
+                and (body_bottom is None or block.y0 >= body_bottom)):
+            notes.setdefault(words[0].text, block)
+    if not notes:
+        return
+    for block in blocks:
+        if block.kind not in ("paragraph", "list_item", "heading") or _block_size(block) < small:
+            continue
+        for line in block.lines:
+            for word in line.words:
+                match = FOOTNOTE_REF.match(word.text)
+                if match is None or match.group(2) not in notes or notes[match.group(2)].kind == "footnote":
+                    continue
+                note = notes[match.group(2)]
+                note.kind, note.marker = "footnote", match.group(2)
+                _take_marker(note, note.marker)
+                word.note = note.marker
+
+
+def _block_size(block: Block) -> float:
+    sizes = sorted(w.size for line in block.lines for w in line.words)
+    return sizes[len(sizes) // 2] if sizes else 0.0
+
+
+def _text_blocks(layout: PageLayout, running: frozenset[str], text_size: float) -> Iterable[Block]:
+    """The page's blocks of running text: no table rows, rotated lines or running headers."""
+    census = HeadingStyles(body_size=text_size, running=running)
+    for block in layout.blocks:
+        if (block.table >= 0 or block.role == "rotated" or census.is_running(block, layout.height)
+                or _page_number(block, layout)):
+            continue
+        yield block
+
+
+def _page_number(block: Block, layout: PageLayout) -> bool:
+    """A lone number opening or closing the page's text, wherever the zones are (LaTeX sets its
+    page numbers higher than a footer zone)."""
+    body = [b for b in layout.blocks if b.role == "body"]
+    return bool(body) and (block is body[0] or block is body[-1]) and len(block.lines) == 1 \
+        and bool(PAGE_NUMBER.match(block.lines[0].text))
+
+
+def _in_margin(block: Block, page_height: float) -> bool:
+    """A header or footer by layout's marks; or a line in its top or bottom zones that layout kept in
+    the text (set closer to the text on this page than on the others, or drawn in a form)."""
+    if block.role in ("header", "footer"):
+        return True
+    return block.role == "body" and len(block.lines) == 1 and (
+        block.y1 <= HEADER_ZONE * page_height or block.y0 >= (1 - FOOTER_ZONE) * page_height)
+
+
+def _marked(block: Block) -> bool:
+    return block.role in ("header", "footer")
+
+
+def _running_key(text: str, loose: bool) -> str:
+    """What must recur: a marked header's or footer's text in small type with its digits aside
+    ("Page 3", "Page 4"); anything else exactly (section headings at the tops of pages may differ
+    only in their numbers)."""
+    if loose:   # the page number may stand first on even pages and last on odd ones
+        words = text.lower().split()
+        while words and _PAGE_WORD.match(words[0]):
+            del words[0]
+        while words and _PAGE_WORD.match(words[-1]):
+            del words[-1]
+        return _DIGITS.sub("#", " ".join(words))
+    return "=" + " ".join(text.split())
+
+
+def _same_size(a: float, b: float) -> bool:
+    return abs(a - b) <= SIZE_CHANGE_RATIO / 2 * max(a, b)   # half the style-change ratio: one size, rounded
+
+
+def _heading_style(block: Block, body_size: float, body_bold: bool) -> tuple[float, bool] | None:
+    """(size, bold) of a block that looks like a heading against the body, else None."""
+    words = [w for line in block.lines for w in line.words]
+    if not words or body_size <= 0 or len(block.lines) > HEADING_MAX_LINES or len(words) > HEADING_MAX_WORDS:
+        return None
+    text = " ".join(w.text for w in words)
+    if sum(ch.isalpha() for ch in text) < 2:
+        return None   # a page number, a big figure digit, a drop cap
+    chars: dict[tuple[float, bool], int] = {}
+    for word in words:
+        key = (round(word.size, 1), word.bold)
+        chars[key] = chars.get(key, 0) + len(word.text)
+    (size, bold), count = max(chars.items(), key=lambda item: item[1])
+    if count < HEADING_STYLE_SHARE * sum(chars.values()):
+        return None
+    if size >= HEADING_SIZE_RATIO * body_size:
+        return size, bold
+    if (bold and not body_bold and _same_size(size, body_size) and len(block.lines) == 1
+            and len(words) <= BOLD_HEADING_MAX_WORDS and text[-1] not in BOLD_HEADING_BAD_ENDS
+            and _marker(block) == ""):
+        return size, bold
+    return None
+
+
+def _marker(block: Block) -> str:
+    """The list marker opening the block ('' when none): a bullet or number word, or a bullet glued on."""
+    first_line = block.lines[0]
+    if not first_line.words:
+        return ""
+    first = first_line.words[0]
+    text = first.text
+    if len(first_line.words) < 2 and len(block.lines) < 2 and not (len(text) > 1 and text[0] in BULLETS):
+        return ""   # a marker needs an item after it
+    if text in BULLETS or NUMBERED.match(text):
+        return text
+    if len(text) == 1 and SYMBOL_FONT.search(first.font):
+        return text
+    if len(text) > 1 and text[0] in BULLETS and text[0] not in "-–—*" and text[1].isalnum():
+        return text[0]   # "•Item": the bullet set flush against its text
+    return ""
+
+
+def _symbol_bullet(block: Block) -> bool:
+    first = block.lines[0].words[0]
+    return len(first.text) == 1 and bool(SYMBOL_FONT.search(first.font))
+
+
+def _take_marker(block: Block, marker: str) -> None:
+    words = block.lines[0].words
+    if words[0].text == marker:
+        del words[0]
+    else:
+        words[0].text = words[0].text[len(marker):]
+
+
+def _nest_lists(blocks: list[Block]) -> None:
+    """Depth of each list item: its marker's indent among the distinct indents of its run of items."""
+    run: list[Block] = []
+    for block in blocks + [None]:
+        if block is not None and block.kind == "list_item":
+            run.append(block)
+            continue
+        if run:
+            _nest_run(run)
+            run = []
+
+
+def _nest_run(run: list[Block]) -> None:
+    # markers within ALIGN_EM of the previous one share an indent (right-aligned "(i)", "(ii)", "(iii)" step left)
+    indents: list[float] = []
+    previous = None
+    for block in sorted(run, key=_marker_x):
+        x = _marker_x(block)
+        if previous is None or x - previous > ALIGN_EM * _em(block):
+            indents.append(x)
+        previous = x
+    for block in run:
+        x = _marker_x(block)
+        block.level = max(i for i, indent in enumerate(indents) if x >= indent)
+
+
+def _marker_x(block: Block) -> float:
+    """Where the item's marker stands: its first line's start (the line box keeps the marker's place)."""
+    return block.lines[0].x0
+
+
+def _em(block: Block) -> float:
+    words: list[Word] = [w for line in block.lines for w in line.words]
+    return words[0].size if words and words[0].size > 0 else 1.0

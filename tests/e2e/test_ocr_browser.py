@@ -1,0 +1,90 @@
+"""OCR in the tab: a scan's banner offers recognition; tesseract.js (self-hosted) reads it, the
+engine lays the words out; nothing leaves the origin, and once fetched it works offline."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, job, wait_job_state
+
+pytestmark = pytest.mark.e2e
+
+REPO = Path(__file__).resolve().parents[2]
+OCR_TIMEOUT_MS = 240_000   # first use: 7 MB of OCR files, then about 5 s a page on a busy machine
+PROSE = ["The harbour office opened at half past seven, although the first ferry",
+         "rarely left before nine. Maria liked the quiet hour: the radio crackled",
+         "with weather reports, the kettle ticked as it cooled, and the logbook",
+         "lay open at yesterday's last entry about the storm and the pilot boat."]
+
+
+@pytest.fixture(scope="module")
+def scan_pdf(tmp_path_factory) -> Path:
+    """PROSE typeset, rendered at 200 dpi by pdftoppm and wrapped as an image-only (JPEG) page."""
+    if subprocess.run(["which", "pdftoppm"], capture_output=True).returncode:
+        pytest.skip("pdftoppm (poppler-utils) is not installed: make test installs it")
+    sys.path.insert(0, str(REPO / "tests"))
+    from pdfbuilder import PdfBuilder
+    from PIL import Image
+
+    folder = tmp_path_factory.mktemp("ocr")
+    b = PdfBuilder()
+    font = b.font_type1("Times-Roman")
+    b.page(b"".join(b"BT /F1 12 Tf 72 %d Td (%s) Tj ET\n" % (700 - 16 * i, line.encode("latin-1"))
+                    for i, line in enumerate(PROSE)), fonts={"F1": font})
+    (folder / "text.pdf").write_bytes(b.build())
+    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-singlefile", str(folder / "text.pdf"), str(folder / "page")],
+                   check=True)
+    image = Image.open(folder / "page.pgm")
+    (folder / "page.jpg").unlink(missing_ok=True)
+    image.save(folder / "page.jpg", "JPEG", quality=85)
+    scan = PdfBuilder()
+    picture = scan.stream((folder / "page.jpg").read_bytes(), {
+        "Type": "/XObject", "Subtype": "/Image", "Width": image.width, "Height": image.height,
+        "ColorSpace": "/DeviceGray", "BitsPerComponent": 8, "Filter": "/DCTDecode"})
+    scan.page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", xobjects={"Im1": picture})
+    path = folder / "scan.pdf"
+    path.write_bytes(scan.build())
+    return path
+
+
+def test_a_scan_is_recognised_after_opting_in_without_any_request_leaving_the_origin(browser, server, scan_pdf):
+    context = browser.new_context(accept_downloads=True)
+    seen = []
+    context.on("request", lambda request: seen.append(request.url))
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        before = len(server.requests)
+        page.locator("#file").set_input_files(str(scan_pdf))
+        assert wait_job_state(page, 0, ("scan",)) == "scan"
+        assert not any("/vendor/tesseract/" in path for _, path in server.requests[before:])  # nothing before opt-in
+        offer = job(page, 0).locator("button.ocr")
+        assert "MB" in job(page, 0).locator(".ocr-size").inner_text()
+        offer.click()
+        assert wait_job_state(page, 0, ("done",), timeout=OCR_TIMEOUT_MS) == "done"
+        text = job(page, 0).locator(".preview").inner_text()
+        expected = " ".join(PROSE).split()
+        got = text.split()
+        common = sum(min(got.count(w), expected.count(w)) for w in set(expected))
+        assert common / len(expected) >= 0.9, text
+        # offline now: the OCR files came through the service worker, which kept them
+        server_paths = [path for _, path in server.requests[before:]]
+        assert any(path.endswith("eng.traineddata.gz") for path in server_paths)
+        context.set_offline(True)
+        page.reload()
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page.locator("#file").set_input_files(str(scan_pdf))
+        assert wait_job_state(page, 0, ("scan",)) == "scan"
+        job(page, 0).locator("button.ocr").click()
+        assert wait_job_state(page, 0, ("done",), timeout=OCR_TIMEOUT_MS) == "done"
+    finally:
+        context.close()
+    origin = urlsplit(server.url)
+    for url in seen:
+        parts = urlsplit(url)
+        assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url

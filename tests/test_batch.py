@@ -1,0 +1,120 @@
+"""glyphline.batch: one record per file that never raises, the batch command, and Dask (when installed)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from glyphline import batch
+from glyphline.batch import convert
+from tests.pdfbuilder import PdfBuilder, encrypt, simple_page_pdf
+
+
+def two_page_pdf() -> bytes:
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 12 Tf 72 700 Td (First page text) Tj ET", fonts={"F1": font})
+    b.page(b"BT /F1 12 Tf 72 700 Td (Second page text) Tj ET", fonts={"F1": font})
+    return b.build()
+
+
+def test_a_good_file_gives_text_pages_and_timing():
+    record = convert(two_page_pdf())
+    assert record["status"] == "ok" and record["error"] == ""
+    assert record["text"].split() == ["First", "page", "text", "Second", "page", "text"]
+    assert [page["number"] for page in record["pages"]] == [1, 2]
+    assert record["pages"][1]["blocks"][0]["lines"][0]["text"] == "Second page text"
+    assert record["page_count"] == 2 and record["seconds"] >= 0
+    json.dumps(record)   # JSON-ready as it is
+
+
+def test_a_path_is_read_and_named(tmp_path):
+    path = tmp_path / "hello.pdf"
+    path.write_bytes(simple_page_pdf(b"Hello batch"))
+    record = convert(path)
+    assert (record["source"], record["text"].strip()) == (str(path), "Hello batch")
+
+
+@pytest.mark.parametrize("source, status", [
+    (b"this is not a pdf at all", "not-pdf"),
+    (b"%PDF-1.7\n1 0 obj << >> endobj trailer << >>\n%%EOF", "damaged"),
+    ("/no/such/file.pdf", "unreadable"),
+])
+def test_a_bad_file_is_a_record_not_an_exception(source, status):
+    record = convert(source)
+    assert record["status"] == status and record["error"] and record["text"] == "" and record["pages"] == []
+
+
+def test_an_encrypted_file_without_its_password_says_so():
+    data = encrypt(simple_page_pdf(b"Secret"), "AES-128", user_password="pw")
+    assert convert(data)["status"] == "password"
+    assert convert(data, password="pw")["text"].strip() == "Secret"
+
+
+def test_the_file_time_budget_stops_between_pages():
+    record = convert(two_page_pdf(), max_seconds=0)
+    assert record["status"] == "budget" and "took more than" in record["error"]
+
+
+def test_options_pass_through():
+    record = convert(two_page_pdf(), pages="2")
+    assert record["text"].strip() == "Second page text" and len(record["pages"]) == 1
+
+
+def test_the_command_writes_json_lines_for_files_and_folders(tmp_path, capsys):
+    (tmp_path / "a.pdf").write_bytes(simple_page_pdf(b"Alpha"))
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.pdf").write_bytes(b"not a pdf")
+    out = tmp_path / "records.jsonl"
+    code = batch.main([str(tmp_path), "-o", str(out), "--no-pages"])
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["source"].rsplit("/", 1)[-1], r["status"]) for r in records] == [("a.pdf", "ok"), ("b.pdf", "not-pdf")]
+    assert "pages" not in records[0]
+    assert code == 1   # not every file converted
+    assert "1 not-pdf, 1 ok" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- Dask (optional extra)
+
+def test_dask_bag_and_a_local_cluster_give_one_record_per_file(tmp_path):
+    pytest.importorskip("dask.bag")
+    distributed = pytest.importorskip("distributed")
+    paths = []
+    for i in range(3):
+        path = tmp_path / f"doc{i}.pdf"
+        path.write_bytes(simple_page_pdf(b"Document %d" % i))
+        paths.append(str(path))
+    (tmp_path / "broken.pdf").write_bytes(b"garbage")
+    paths.append(str(tmp_path / "broken.pdf"))
+
+    bag_records = batch.to_dask_bag(paths, files_per_partition=2).compute(scheduler="sync")
+    assert [r["status"] for r in bag_records] == ["ok", "ok", "ok", "not-pdf"]
+
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        records = list(batch.map_on_dask(client, paths))
+    by_source = {r["source"]: r for r in records}
+    assert sorted(by_source) == sorted(paths)
+    assert [by_source[p]["text"].strip() for p in paths[:3]] == ["Document 0", "Document 1", "Document 2"]
+    assert by_source[paths[3]]["status"] == "not-pdf"
+
+
+def test_a_task_that_dies_on_the_cluster_becomes_a_record_and_the_run_goes_on(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    real_convert = batch.convert
+
+    def dying_convert(path, *args, **kwargs):   # stands in for a worker lost while converting this file
+        if path.endswith("killer.pdf"):
+            raise distributed.client.KilledWorker("convert-killer", "tcp://worker", None)
+        return real_convert(path, *args, **kwargs)
+
+    monkeypatch.setattr(batch, "convert", dying_convert)
+    paths = [str(tmp_path / name) for name in ("a.pdf", "killer.pdf", "b.pdf")]
+    for path in paths:
+        with open(path, "wb") as f:
+            f.write(simple_page_pdf(b"Fine"))
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        records = {r["source"]: r for r in batch.map_on_dask(client, paths, retries=0)}
+    assert records[paths[1]]["status"] == "worker-died" and "KilledWorker" in records[paths[1]]["error"]
+    assert [records[p]["status"] for p in (paths[0], paths[2])] == ["ok", "ok"]

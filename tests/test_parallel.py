@@ -1,0 +1,134 @@
+"""Page-parallel extraction (glyphline.parallel, extract_text(jobs=N), the CLI's --jobs on one
+file): the pages are analysed in worker processes, the document-wide passes run after, and
+the result is the same as one process's, byte for byte."""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+from pdfbuilder import PdfBuilder
+
+from glyphline import cli
+from glyphline.extract import extract_text
+from glyphline.layout.model import Block, Line, Word
+from glyphline.parallel import MIN_PAGES_PER_WORKER, page_chunks
+
+PAGES = 2 * MIN_PAGES_PER_WORKER + 8   # enough for two workers
+
+
+def _prose(page: int) -> list[str]:
+    return [f"Page {page} opens a paragraph of plain prose that runs",
+            f"over several lines, each one set in the same body size, so",
+            f"that paragraph {page} reads as one block of words in order."]
+
+
+def long_document() -> bytes:
+    """Prose pages with what only the document-wide passes get right: a word hyphenated across
+    two pages that fall in different workers, a vocabulary word seen only on a far page, a
+    short page that borrows the other pages' line pitches, and a scanned (image-only) page."""
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    image = b.stream(bytes(range(16)) * 4, {"Type": "/XObject", "Subtype": "/Image", "Width": 8, "Height": 8,
+                                            "ColorSpace": "/DeviceGray", "BitsPerComponent": 8})
+    middle = PAGES // 2
+    for page in range(1, PAGES + 1):
+        lines = _prose(page)
+        if page == 3:
+            lines[1] = "over several lines about the trans-"
+            lines[2] = "mission of text in a long document."
+        if page == PAGES - 1:
+            lines.append("Every transmission here is plain prose.")   # evidence for 'transmission'
+        if page == middle:
+            lines[-1] = "and this one ends with a word split at the page's end: docu-"
+        if page == middle + 1:
+            lines[0] = "ments like this one carry it over to the next page."
+        if page == 7:
+            lines = lines[:2]   # two lines: too few pitches of its own
+        if page == PAGES - 3:
+            b.page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", xobjects={"Im1": image})
+            continue
+        content = b"".join(b"BT /F1 11 Tf 72 %d Td (%s) Tj ET\n" % (700 - 14 * i, line.encode("latin-1"))
+                           for i, line in enumerate(lines))
+        b.page(content, fonts={"F1": font})
+    return b.build()
+
+
+@pytest.fixture(scope="module")
+def document() -> bytes:
+    return long_document()
+
+
+@pytest.mark.parametrize("mode", ["reflow", "preserve", "layout", "json"])
+def test_two_processes_give_the_same_result_as_one(document, mode):
+    one = extract_text(document, mode=mode, markers=True)
+    two = extract_text(document, mode=mode, markers=True, jobs=2)
+    assert two.text == one.text
+    assert two.warnings == one.warnings
+    assert [dataclasses.asdict(p) for p in two.pages] == [dataclasses.asdict(p) for p in one.pages]
+    assert two.scan == one.scan and two.scan is not None
+
+
+def test_the_document_wide_passes_see_every_worker_s_pages(document):
+    text = extract_text(document, jobs=2).text
+    assert "end: documents\n" in text and "\fments" not in text   # joined across the pages of two workers
+    assert "transmission of text" in text             # dehyphenated with a far page's evidence
+
+
+def test_pages_are_analysed_in_chunks_by_the_workers(document):
+    calls: list[tuple[int, int]] = []
+    extract_text(document, jobs=2, on_progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (PAGES, PAGES)
+    assert 1 < len(calls) < PAGES    # one call per chunk of pages, not per page
+
+
+def test_a_selection_too_short_for_two_workers_runs_in_this_process(document):
+    calls: list[tuple[int, int]] = []
+    result = extract_text(document, pages="1-5", jobs=4, on_progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(n, 5) for n in range(1, 6)]
+    assert result.text == extract_text(document, pages="1-5").text
+
+
+def _text_with_two_jobs(data: bytes) -> str:
+    return extract_text(data, jobs=2).text
+
+
+def test_inside_a_pool_worker_that_may_not_start_processes_it_runs_in_that_worker(document):
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(1) as pool:   # its workers are daemonic
+        text = pool.apply(_text_with_two_jobs, (document,))
+    assert text == extract_text(document).text
+
+
+def test_page_chunks_are_consecutive_near_equal_runs_in_order():
+    numbers = list(range(3, 40))
+    chunks = page_chunks(numbers, 5)
+    assert [n for chunk in chunks for n in chunk] == numbers
+    assert max(map(len, chunks)) - min(map(len, chunks)) <= 1
+    assert page_chunks([1, 2], 8) == [[1], [2]]
+
+
+def test_layout_records_survive_pickling_with_every_field():
+    def filled(cls, **given):
+        values = {}
+        for field in dataclasses.fields(cls):
+            values[field.name] = given.get(field.name, {float: 1.5, "float": 1.5, int: 3, "int": 3,
+                                                       str: "x", "str": "x"}.get(field.type, f"{field.name}!"))
+        return cls(**values)
+
+    word = filled(Word, text="word", x0=1.0, y0=2.0, x1=3.0, y1=4.0, size=9.0, font="F", flags=5)
+    line = filled(Line, words=[word], x0=1.0, y0=2.0, x1=3.0, y1=4.0, dx=0.0, dy=1.0)
+    block = filled(Block, lines=[line], x0=1.0, y0=2.0, x1=3.0, y1=4.0, role="header")
+    assert pickle.loads(pickle.dumps(block)) == block
+
+
+def test_cli_spreads_one_file_s_pages_with_the_same_output(document, tmp_path, capsysbinary):
+    pdf = tmp_path / "long.pdf"
+    pdf.write_bytes(document)
+    outputs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.txt"
+        assert cli.main([str(pdf), "--jobs", jobs, "-o", str(out), "--quiet"]) == 0
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] and b"end: documents\n" in outputs[0]
