@@ -18,9 +18,10 @@ venv: $(STAMP)
 build: $(STAMP) cmaps
 	$(VPY) tools/build_site.py
 
+# tools/serve.py: python -m http.server plus the build's .br/.gz files (Content-Encoding, Vary)
 run: build
 	@echo "Glyphline: http://127.0.0.1:8000/"
-	$(VPY) -m http.server 8000 --bind 127.0.0.1 --directory dist
+	$(VPY) tools/serve.py --port 8000 --bind 127.0.0.1 dist
 
 # the browser tests need node_modules/ (cmaps does `npm ci`) and Debian's chromium
 e2e-deps: cmaps

@@ -14,6 +14,7 @@ const LATER = /*@LATER@*/[];
 const CMAPS = /*@CMAPS@*/[];
 const OCR = /*@OCR@*/[];
 const CACHE_ALL_PARALLEL = 4;
+const SNAPSHOT_CACHE = "glyphline-snapshot"; // worker/worker.mjs: the snapshot taken on this machine
 
 const known = new Set([...SHELL, ...LATER, ...CMAPS, ...OCR].map((path) => new URL(path, self.location.href).href));
 const storing = new Map(); // url → settles when its fetch-and-store is over, so no file is fetched twice
@@ -32,7 +33,8 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
-      if (key !== VERSION) await caches.delete(key);
+      // the worker's memory snapshot (keyed by the build's id) is the worker's to replace
+      if (key !== VERSION && key !== SNAPSHOT_CACHE) await caches.delete(key);
     }
     await self.clients.claim();
   })());

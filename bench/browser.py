@@ -1,10 +1,13 @@
 """Browser benchmark: start-up and throughput of the web app, beside pdf.js in the same Chromium.
 
-    .venv/bin/python bench/browser.py [--runs 3] [--docs NAME ...]
+    .venv/bin/python bench/browser.py [--runs 3] [--docs NAME ...] [--ship-snapshot]
 
 Measures, in one headless Debian Chromium with a persistent profile (a real HTTP cache and the
-service worker, as a returning visitor has them):
-  - cold start: first visit, empty profile, navigation start → worker "ready";
+service worker, as a returning visitor has them), served by `make run`'s server (Brotli):
+  - the first visit's bytes as the build reports them (raw, gzip, Brotli);
+  - cold start: first visit, empty profile, navigation start → worker "ready"; then how long
+    the worker took to take and store its memory snapshot for the next visits (unless the
+    build shipped one: --ship-snapshot);
   - warm start: reload served by the service worker → "ready" (median of --runs);
   - drop-to-text: a one-page PDF handed to extractText one second after navigation start;
   - pages per second in the worker on the longest corpus documents, and pdf.js's
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import json
 import shutil
 import statistics
 import subprocess
@@ -55,15 +59,31 @@ PDFJS_PAGE = """<!doctype html><meta charset="utf-8"><title>pdf.js bench</title>
 </script>"""
 
 
-def build_site(root: Path) -> None:
-    subprocess.run([sys.executable, str(REPO / "tools" / "build_site.py"), "--dist", str(root / "app")],
+def build_site(root: Path, ship_snapshot: bool) -> dict:
+    """Builds the app into root/app (and pdf.js beside it); returns the build's FIRST_VISIT."""
+    subprocess.run([sys.executable, str(REPO / "tools" / "build_site.py"), "--dist", str(root / "app"),
+                    *(["--ship-snapshot"] if ship_snapshot else [])],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    source = (root / "app" / "worker" / "build.mjs").read_text(encoding="utf-8")
+    first_visit = json.loads(source.split("export const FIRST_VISIT = ")[1].split(";")[0])
     pdfjs = REPO / "node_modules" / "pdfjs-dist"
     (root / "pdfjs").mkdir()
     for name in ("pdf.mjs", "pdf.worker.mjs"):
         shutil.copyfile(pdfjs / "build" / name, root / "pdfjs" / name)
     shutil.copytree(pdfjs / "cmaps", root / "pdfjs" / "cmaps")
     (root / "pdfjs.html").write_text(PDFJS_PAGE, encoding="utf-8")
+    return first_visit
+
+
+def wait_snapshot(page, timeout_s: float = 120) -> dict:
+    """The worker's report on the memory snapshot it took after the first start."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        snapshot = page.evaluate("() => window.glyphline.status.snapshot")
+        if snapshot:
+            return snapshot
+        time.sleep(0.05)
+    raise TimeoutError("the worker took no snapshot")
 
 
 def wait_ready(page, timeout_s: float = 120) -> float:
@@ -88,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--docs", nargs="*", default=list(DEFAULT_DOCS), help="corpus/generated folder names")
+    parser.add_argument("--ship-snapshot", action="store_true", help="build with the snapshot made at build time")
     args = parser.parse_args(argv)
     chromium = find_chromium()
     if chromium is None:
@@ -98,9 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "site"
         root.mkdir()
-        build_site(root)
+        first_visit = build_site(root, args.ship_snapshot)
         server = StaticServer(root)
-        rows: list[tuple[str, str]] = []
+        rows: list[tuple[str, str]] = [
+            ("first visit, bytes raw | gzip | brotli (build report)",
+             f"{first_visit['raw']:,} | {first_visit['gzip']:,} | {first_visit['br']:,}"
+             f"  (+ {first_visit['background_br']:,} brotli of CMaps after ready)"),
+        ]
         try:
             with sync_playwright() as driver:
                 context = driver.chromium.launch_persistent_context(
@@ -109,7 +134,12 @@ def main(argv: list[str] | None = None) -> int:
                 page.goto(server.url + "app/")
                 cold = wait_ready(page)
                 timings = page.evaluate("() => window.glyphline.status.timings")
-                rows.append(("cold start → ready (first visit, SW install)", f"{cold:.0f} ms"))
+                rows.append(("cold start → ready (first visit, SW install)", f"{cold:.0f} ms  (worker: {timings})"))
+                if timings.get("snapshot") == "taken":
+                    snapshot = wait_snapshot(page)
+                    rows.append(("memory snapshot of the first start: stored in Cache Storage after",
+                                 f"{snapshot.get('ms')} ms, {snapshot.get('bytes') or 0:,} bytes"
+                                 + (f"  FAILED: {snapshot.get('error')}" if not snapshot.get("stored") else "")))
                 warm = []
                 for _ in range(args.runs):
                     page.reload()

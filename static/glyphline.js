@@ -33,6 +33,7 @@ class Status extends EventTarget {
     this.timings = null;
     this.message = null;
     this.readyAt = null; // performance.now() when the worker said ready (start-up benchmarks)
+    this.snapshot = null; // after a first start: {stored, bytes, ms} of the snapshot kept for the next visit
   }
 
   update(fields) {
@@ -67,6 +68,9 @@ function startWorker() {
         workerCanPause = Boolean(message.canPause);
         status.update({ state: "ready", stage: null, timings: message.timings, readyAt: performance.now() });
         resolveReady();
+        break;
+      case "snapshot":
+        status.update({ snapshot: { stored: message.stored, bytes: message.bytes, ms: message.ms, error: message.error } });
         break;
       case "fatal":
         status.update({ state: "failed", message: message.message });

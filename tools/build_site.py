@@ -4,13 +4,18 @@ Everything in dist/ is addressed by relative URLs, so the folder can be copied t
 host or subpath. Inputs: the page sources (index.html, static/, worker/, app.py, sw.js), the
 glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files,
 aes-js and client-zip from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
-the wheels into .pyc wheels, and a Pyodide memory snapshot is taken with the engine imported
-(tools/browser_snapshot.py in headless Chromium when available, else in Node). The service worker gets the list
-of every file with a version derived from their contents, so any change re-caches the site.
+the wheels into .pyc wheels and trims Pyodide's standard library to what they can import. The
+memory snapshot is taken on the visitor's machine after the first boot (worker/worker.mjs) unless
+--ship-snapshot asks for one made here (tools/browser_snapshot.py in headless Chromium when
+available, else in Node). The service worker gets the list of every file with a version derived
+from their contents, so any change re-caches the site. Last, every large file gets `.br` and `.gz`
+siblings for servers that send them (tools/serve.py, README), and the build prints the bytes of
+a first visit, raw and compressed (also in worker/build.mjs as `FIRST_VISIT`).
 """
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -35,7 +40,7 @@ OPTIONAL_DIRS = ("cmaps",)  # CMap data, when the engine ships it as separate fi
 ON_DEMAND_PREFIXES = ("cmaps/",)  # not at install: on demand, then all in the background once ready
 # the word lists (glyphline/data/wordlists/) leave the browser's wheel and become files of the
 # site, which the worker fetches when a hyphen needs one (glyphline.layout.wordlists.browser_loader).
-# They are precached, not on demand: 0.36 MB against the 25 MB first visit, and a request in the
+# They are precached, not on demand: 0.36 MB against the 14 MB first visit, and a request in the
 # middle of a conversion would tell the server the document's language and break offline use of
 # a list that the first visit's files did not need.
 WORDLIST_PACKAGE_DIR = "glyphline/data/wordlists/"
@@ -65,6 +70,9 @@ TESSERACT_CDN_LITERAL = "https://cdn.jsdelivr.net/npm/"
 SW_VERSION_PLACEHOLDER = "@VERSION@"
 BUILD_MODULE = "worker/build.mjs"  # generated: what the worker loads (wheels, sizes, snapshot)
 ENGINE_MODULE = "static/engine.mjs"  # generated: the engine's modes, option defaults, error kinds and extensions
+COMPRESS_MIN_BYTES = 1024  # smaller files: the saving is below a packet, not worth two more files
+COMPRESS_KEEP_RATIO = 0.9  # a sibling is kept only when it saves 10 %+ (zips and wheels barely shrink)
+COMPRESSED_SUFFIXES = (".br", ".gz")
 
 
 def run(cmd: list[str], **kwargs: object) -> None:
@@ -199,11 +207,22 @@ def boot_files(dist: Path, wheels: list[Path], snapshot: str | None) -> dict[str
     return {path: (dist / path).stat().st_size for path in paths}
 
 
+def build_id(dist: Path, paths: list[str]) -> str:
+    """A hash of what a memory snapshot holds (runtime, stdlib, wheels, app.py): the key of the
+    snapshot the worker takes on the visitor's machine, so a new build never restores an old one."""
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(f"{path}\0{sha256(dist / path)}\n".encode())
+    return digest.hexdigest()[:16]
+
+
 def write_build_module(dist: Path, wheels: list[Path], snapshot: str | None) -> None:
+    files = boot_files(dist, wheels, snapshot)
     info = {
+        "id": build_id(dist, [path for path in files if not path.startswith("snapshot/")]),
         "wheels": [w.name for w in wheels],
         "snapshot": snapshot,
-        "files": boot_files(dist, wheels, snapshot),
+        "files": files,
         # the CMaps the site ships: one that cannot be fetched is "font data missing", not "a scan"
         "cmaps": sorted(p.stem for p in (dist / "cmaps").glob("*.bcmap")),
     }
@@ -239,7 +258,7 @@ def write_service_worker(dist: Path, later: set[str]) -> str:
     digest = hashlib.sha256()
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         relative = path.relative_to(dist).as_posix()
-        if relative == "sw.js":
+        if relative == "sw.js" or is_compressed_sibling(path):
             continue
         digest.update(f"{relative}\0{sha256(path)}\n".encode())
         if relative.startswith(ON_DEMAND_PREFIXES):
@@ -264,6 +283,92 @@ def write_service_worker(dist: Path, later: set[str]) -> str:
     return version
 
 
+def is_compressed_sibling(path: Path) -> bool:
+    return path.suffix in COMPRESSED_SUFFIXES and path.with_suffix("").is_file()
+
+
+def brotli_cached(sources: list[Path]) -> dict[Path, bytes]:
+    """Brotli (Node's zlib, best quality) of each file, kept in build/web/brotli/ by content hash:
+    quality 11 takes ~40 s on the wasm, and the runtime files do not change between builds."""
+    store = WORK / "brotli"
+    store.mkdir(parents=True, exist_ok=True)
+    cached = {source: store / f"{sha256(source)}.br" for source in sources}
+    todo = [arg for source, target in cached.items() if not target.is_file() for arg in (str(source), str(target) + ".tmp")]
+    if todo:
+        print(f"+ node tools/brotli_files.mjs ({len(todo) // 2} files)", flush=True)
+        subprocess.run(["node", str(ROOT / "tools" / "brotli_files.mjs"), *todo], check=True)
+        for source, target in cached.items():
+            if not target.is_file():
+                Path(str(target) + ".tmp").replace(target)
+    return {source: target.read_bytes() for source, target in cached.items()}
+
+
+def precompress(dist: Path, paths: list[Path] | None = None) -> int:
+    """Writes NAME.br and NAME.gz beside each file of dist/ (or of `paths`) that they shrink by
+    10 %+ (a server sends one when the browser accepts it, tools/serve.py); returns how many
+    files got siblings."""
+    if paths is None:
+        paths = [p for p in sorted(dist.rglob("*")) if p.is_file() and not is_compressed_sibling(p)]
+    candidates = [p for p in paths if p.stat().st_size >= COMPRESS_MIN_BYTES and p.suffix not in COMPRESSED_SUFFIXES]
+    brotli = brotli_cached(candidates)
+    count = 0
+    for path in candidates:
+        variants = {".br": brotli[path], ".gz": gzip.compress(path.read_bytes(), compresslevel=9, mtime=0)}
+        worth_it = min(len(data) for data in variants.values()) <= path.stat().st_size * COMPRESS_KEEP_RATIO
+        for suffix, data in variants.items():
+            sibling = Path(f"{path}{suffix}")
+            if worth_it:
+                sibling.write_bytes(data)
+            else:
+                sibling.unlink(missing_ok=True)
+        count += worth_it
+    return count
+
+
+def wire_bytes(path: Path) -> dict[str, int]:
+    """The bytes of one file on the wire: raw, and as the smallest encoding a browser takes."""
+    raw = path.stat().st_size
+    sizes = {"raw": raw, "gzip": raw, "br": raw}
+    for suffix, key in ((".gz", "gzip"), (".br", "br")):
+        sibling = Path(f"{path}{suffix}")
+        if sibling.is_file():
+            sizes[key] = sibling.stat().st_size
+    sizes["br"] = min(sizes["br"], sizes["gzip"])  # a browser with Brotli also takes gzip
+    return sizes
+
+
+def first_visit_files(dist: Path) -> tuple[list[str], list[str]]:
+    """What a first visit downloads: (the page, the service worker's install list and every
+    start-up file; the CMaps, which the service worker fetches in the background once ready).
+    The wheels count either way: after a shipped snapshot they are fetched in the background.
+    OCR's files are not part of it: fetched only when a user asks for OCR."""
+    files, background = ["sw.js"], []
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        relative = path.relative_to(dist).as_posix()
+        if relative == "sw.js" or is_compressed_sibling(path) or relative.startswith(OCR_DIR):
+            continue
+        (background if relative.startswith(ON_DEMAND_PREFIXES) else files).append(relative)
+    return files, background
+
+
+def first_visit_report(dist: Path) -> dict[str, int]:
+    """The first visit's bytes: raw, gzip, br (the smallest a Brotli browser gets) and the same
+    three for what the service worker fetches after "ready" (CMaps, so that CJK works offline)."""
+    files, background = first_visit_files(dist)
+    report = {}
+    for prefix, paths in (("", files), ("background_", background)):
+        for key in ("raw", "gzip", "br"):
+            report[prefix + key] = sum(wire_bytes(dist / path)[key] for path in paths)
+    return report
+
+
+def set_first_visit(dist: Path, first_visit: dict[str, int]) -> None:
+    """Writes the first visit's bytes into worker/build.mjs (the progress bar's manifest)."""
+    module = dist / BUILD_MODULE
+    source = module.read_text(encoding="utf-8").split("export const FIRST_VISIT")[0]
+    module.write_text(source + f"export const FIRST_VISIT = {json.dumps(first_visit)};\n", encoding="utf-8")
+
+
 def compile_and_snapshot(dist: Path, wheels: list[Path]) -> str:
     """.pyc wheels (Node, in the very Pyodide that dist/ ships) and the memory snapshot: taken in
     headless Chromium when it is there (the snapshot then keeps stack switching, so the worker
@@ -285,7 +390,16 @@ def compile_and_snapshot(dist: Path, wheels: list[Path]) -> str:
         return json.loads(done.stdout.strip().splitlines()[-1])["snapshot"]
 
 
-def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
+def compile_only(dist: Path, wheels: list[Path]) -> None:
+    """.pyc wheels and the trimmed standard library, without a snapshot (the visitor's machine takes it)."""
+    names = [w.name for w in wheels]
+    done = subprocess.run(["node", str(ROOT / "tools" / "pyodide_build.mjs"), "--compile-only", str(dist), *names],
+                          check=True, capture_output=True, text=True)
+    kept = json.loads(done.stdout.strip().splitlines()[-1])["stdlibFiles"]
+    print(f"standard library trimmed to {kept} files", flush=True)
+
+
+def build(dist: Path, python: str, with_snapshot: bool = True, ship_snapshot: bool = False) -> None:
     if not (NODE_MODULES / "pyodide" / "pyodide.mjs").is_file():
         raise SystemExit("node_modules/pyodide is missing: run `npm ci` first")
     WORK.mkdir(parents=True, exist_ok=True)
@@ -316,14 +430,36 @@ def build(dist: Path, python: str, with_snapshot: bool = True) -> None:
         wheels.append(dist / "wheels" / wheel.name)
     if not move_wordlists_out_of_wheel(wheels[-1], dist / WORDLIST_SITE_DIR):
         raise SystemExit(f"the engine wheel has no {WORDLIST_PACKAGE_DIR}: run `make wordlists`")
+    # what the worker imports before it takes a memory snapshot on the visitor's machine
+    shutil.copyfile(ROOT / "tools" / "snapshot_imports.py", dist / "worker" / "glyphline_snapshot_imports.py")
     (dist / "samples").mkdir()
     shutil.copyfile(SAMPLE_PDF, dist / "samples" / "sample.pdf")
-    snapshot = None if not with_snapshot else compile_and_snapshot(dist, wheels)
+    snapshot = None
+    if with_snapshot and ship_snapshot:
+        snapshot = compile_and_snapshot(dist, wheels)
+    elif with_snapshot:
+        compile_only(dist, wheels)
     write_build_module(dist, wheels, snapshot=snapshot)
     write_engine_module(dist, python)
-    version = write_service_worker(dist, later=set(boot_files(dist, wheels, snapshot)))
-    total = sum(p.stat().st_size for p in dist.rglob("*") if p.is_file())
-    print(f"dist/ ready: {version}, {total:,} bytes", flush=True)
+    later = set(boot_files(dist, wheels, snapshot))
+    # sw.js's version hashes every file before the first visit's bytes are written into
+    # build.mjs (they follow from the other files), so only build.mjs needs the loop below
+    version = write_service_worker(dist, later=later)
+    precompressed = precompress(dist)
+    # the report counts build.mjs too, which holds the report: repeat until the sizes settle
+    first_visit: dict[str, int] = {}
+    for _ in range(6):
+        set_first_visit(dist, first_visit)
+        precompress(dist, [dist / BUILD_MODULE])
+        measured = first_visit_report(dist)
+        if measured == first_visit:
+            break
+        first_visit = measured
+    total = sum(p.stat().st_size for p in dist.rglob("*") if p.is_file() and not is_compressed_sibling(p))
+    print(f"dist/ ready: {version}, {total:,} bytes; {precompressed} files precompressed (.br, .gz)", flush=True)
+    print(f"first visit: {first_visit['raw']:,} bytes raw, {first_visit['gzip']:,} gzip, "
+          f"{first_visit['br']:,} brotli (then {first_visit['background_br']:,} brotli of CMaps in the background)",
+          flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -331,9 +467,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dist", type=Path, default=ROOT / "dist")
     parser.add_argument("--python", default=sys.executable, help="the Python whose pip builds and downloads wheels")
     parser.add_argument("--no-snapshot", action="store_true",
-                        help="ship source wheels and boot Pyodide normally (no .pyc, no memory snapshot)")
+                        help="ship source wheels and the whole standard library (no .pyc, no memory snapshot)")
+    parser.add_argument("--ship-snapshot", action="store_true",
+                        help="take the memory snapshot here and ship it (+9 MB on the first visit, a faster cold start)")
     args = parser.parse_args(argv)
-    build(args.dist.resolve(), args.python, with_snapshot=not args.no_snapshot)
+    build(args.dist.resolve(), args.python, with_snapshot=not args.no_snapshot, ship_snapshot=args.ship_snapshot)
     return 0
 
 

@@ -8,6 +8,8 @@
 //   (OCR's second pass is "convert" with ocrWords: {key: [{text, bbox, confidence, line, baseline, size}]})
 //   worker → page  {type: "loading", stage, done, total}        start-up: bytes of the boot files so far
 //   worker → page  {type: "ready", timings, canPause} | {type: "fatal", message}
+//   worker → page  {type: "snapshot", stored, bytes, ms} | {type: "snapshot", stored: false, error}
+//                  after a first start, when the memory snapshot for the next visits is stored
 //   worker → page  {type: "progress", id, page, pages}          after every page
 //   worker → page  {type: "result", id, text, pages, pageCount, ...} | {type: "error", id, kind, message}
 //                  | {type: "cancelled", id}
@@ -26,6 +28,11 @@ self.glyphlineYield = () => new Promise((resolve) => {
 
 const SITE = new URL("../", import.meta.url);
 const PROGRESS_INTERVAL_MS = 100; // "loading" messages while bytes stream in, at most this often
+// The memory snapshot taken on this machine after a normal boot (when the build ships none): kept
+// in Cache Storage under a URL named by the build's id, so a new build never restores an old one
+const SNAPSHOT_CACHE = "glyphline-snapshot"; // sw.js leaves this cache alone when it cleans up
+const LOCAL_SNAPSHOT_URL = new URL(`snapshot/local-${BUILD.id}.snap`, SITE).href;
+const SNAPSHOT_IMPORTS = "glyphline_snapshot_imports"; // every engine module, as the build's snapshot has them
 const timings = {};
 const cancelled = new Set();
 const queue = [];
@@ -124,6 +131,49 @@ async function fetchSnapshot() {
   return new Uint8Array(raw);
 }
 
+// the snapshot an earlier visit took on this machine, or null (none yet, or no Cache Storage)
+async function localSnapshot() {
+  if (BUILD.snapshot || !self.caches) return null;
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    const response = await cache.match(LOCAL_SNAPSHOT_URL);
+    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+  } catch {
+    return null; // storage blocked (private mode, quota): boot normally
+  }
+}
+
+async function forgetLocalSnapshots() {
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    for (const request of await cache.keys()) await cache.delete(request);
+  } catch {} // nothing to forget
+}
+
+// The first start takes the memory snapshot for the next visits: every engine module imported
+// (as the build's snapshot has them, so nothing is left to import from files a restore does not
+// bring back), then the heap. Storing it in Cache Storage happens in the background; older
+// builds' snapshots are dropped first.
+async function takeSnapshot(pyodide) {
+  const source = await (await self.fetch(new URL(`worker/${SNAPSHOT_IMPORTS}.py`, SITE))).text();
+  pyodide.runPython(source);
+  return pyodide.makeMemorySnapshot();
+}
+
+async function storeLocalSnapshot(bytes) {
+  const start = performance.now();
+  try {
+    await forgetLocalSnapshots();
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    await cache.put(LOCAL_SNAPSHOT_URL, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    timings.snapshotStored = Math.round(performance.now() - start);
+    post({ type: "snapshot", stored: true, bytes: bytes.byteLength, ms: timings.snapshotStored });
+  } catch (error) {
+    timings.snapshotStoreError = String(error && error.message || error);
+    post({ type: "snapshot", stored: false, error: timings.snapshotStoreError });
+  }
+}
+
 // Pyodide's wasm exports a memory of fixed initial size (480 pages) and ignores INITIAL_MEMORY,
 // but a snapshot taken after importing the engine holds a larger heap: grow the memory through
 // malloc (which updates the runtime's views) before Pyodide copies the heap back.
@@ -142,27 +192,35 @@ function growingModuleFactory(createModule, heapBytes) {
 const RUNTIME_FILES = ["pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"];
 const BOOT_FILES = [...BUILD.wheels.map((name) => `wheels/${name}`), "app.py"];
 
-// Restores the memory snapshot made at build time (engine already imported); any failure
-// (another Pyodide build, an old browser, a missing file) falls back to a normal boot.
-async function startRuntime(indexURL) {
+// Restores a memory snapshot (engine already imported): the one the build shipped, else the one
+// an earlier visit took on this machine. Any failure (another Pyodide build, an old browser, a
+// missing or damaged file) falls back to a normal boot, which then takes a snapshot of its own.
+async function startRuntime(indexURL, local) {
   // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it again
   const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
-  if (BUILD.snapshot) {
+  const restore = async (snapshot) => {
+    const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4); // [magic, header bytes, ...]
+    const createPyodideModule = growingModuleFactory(await createModule, snapshot.byteLength - header[1]);
+    return startPyodide(loadPyodide, indexURL, { _loadSnapshot: snapshot, createPyodideModule });
+  };
+  const plainBoot = async (makeSnapshot) => startPyodide(loadPyodide, indexURL, {
+    createPyodideModule: await createModule, _makeSnapshot: makeSnapshot,
+  });
+  if (BUILD.snapshot || local) {
     try {
-      const [snapshot, plainModule] = await Promise.all([fetchSnapshot(), createModule]);
-      const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4); // [magic, header bytes, ...]
-      const createPyodideModule = growingModuleFactory(plainModule, snapshot.byteLength - header[1]);
-      const pyodide = await startPyodide(loadPyodide, indexURL, { _loadSnapshot: snapshot, createPyodideModule });
-      return { pyodide, restored: true };
+      const pyodide = await restore(local || await fetchSnapshot());
+      return { pyodide, restored: local ? "local" : "shipped", restore, plainBoot };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
-      unplan(`snapshot/${BUILD.snapshot}`); // never arrived (or not all of it): the normal boot replaces it
+      if (local) await forgetLocalSnapshots(); // damaged or stale: the normal boot below replaces it
+      else unplan(`snapshot/${BUILD.snapshot}`); // never arrived (or not all of it): the normal boot replaces it
       plan(BOOT_FILES);
       reportLoading(true);
     }
   }
-  const pyodide = await startPyodide(loadPyodide, indexURL, { createPyodideModule: await createModule });
-  return { pyodide, restored: false };
+  // a boot that is to be snapshotted (Pyodide then records how Python reaches JS objects)
+  const snapshotAfter = !BUILD.snapshot && Boolean(self.caches);
+  return { pyodide: await plainBoot(snapshotAfter), restored: null, snapshotAfter, restore, plainBoot };
 }
 
 async function fetchWheel(name) {
@@ -171,14 +229,24 @@ async function fetchWheel(name) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+async function installEngine(pyodide, wheels, appSource) {
+  unpackWheels(pyodide, wheels);
+  installApp(pyodide, appSource);
+}
+
 async function boot() {
+  // first, so that the bar's total is right from its first message
+  const local = BUILD.snapshot ? null : await timed("snapshotRead", localSnapshot);
   plan(RUNTIME_FILES);
-  plan(BUILD.snapshot ? [`snapshot/${BUILD.snapshot}`] : BOOT_FILES);
+  if (BUILD.snapshot) plan([`snapshot/${BUILD.snapshot}`]);
+  else if (!local) plan(BOOT_FILES);
   setStage("runtime");
   const indexURL = new URL("pyodide/", SITE).href;
-  const { pyodide, restored } = await timed("runtime", () => startRuntime(indexURL));
-  timings.restored = restored;
-  if (restored) {
+  const runtime = await timed("runtime", () => startRuntime(indexURL, local));
+  let pyodide = runtime.pyodide;
+  timings.restored = Boolean(runtime.restored);
+  timings.snapshot = runtime.restored || "none";
+  if (runtime.restored) {
     // the start-up's bytes are all in: the background wheels below are not part of the bar
     timings.bootFiles = loading.fetched.slice();
     timings.bootBytes = loading.done;
@@ -193,15 +261,34 @@ async function boot() {
     }).catch((error) => { timings.packagesError = String(error); });
   } else {
     setStage("packages");
-    const failures = [];
-    await timed("packages", () => pyodide.loadPackage(
-      BUILD.wheels.map((name) => new URL(`wheels/${name}`, SITE).href),
-      { messageCallback: () => {}, errorCallback: (message) => failures.push(message) },
-    ));
-    // loadPackage resolves even when a fetch failed; it only reports through errorCallback
-    if (failures.length) throw new Error(failures.join("; "));
+    // unpacked, not loadPackage(): that one records the packages in Pyodide's JS state, which a
+    // memory snapshot cannot hold ("Unexpected hiwire entry"); the wheels are pure Python
+    const wheels = await timed("packages", () => Promise.all(BUILD.wheels.map(fetchWheel)));
     setStage("engine");
-    installApp(pyodide, await (await self.fetch(new URL("app.py", SITE))).text());
+    const appSource = await (await self.fetch(new URL("app.py", SITE))).text();
+    await installEngine(pyodide, wheels, appSource);
+    if (runtime.snapshotAfter) {
+      // every byte is in; the restore below reads the runtime's files again (from the cache),
+      // which must not count twice
+      timings.bootFiles = loading.fetched.slice();
+      timings.bootBytes = loading.done;
+      loading.active = false;
+      // The snapshotting instance reaches JS through Pyodide's recording proxy, which breaks some
+      // calls (aes-js: "Cannot create proxy with a non-object"), so this visit, too, runs on a
+      // fresh instance restored from the snapshot it just took; a failure means a plain boot.
+      try {
+        const snapshot = await timed("snapshotTaken", () => takeSnapshot(pyodide));
+        pyodide = await timed("snapshotRestored", () => runtime.restore(snapshot));
+        await installEngine(pyodide, wheels, appSource); // the files, for anything that reads them
+        timings.snapshot = "taken";
+        storeLocalSnapshot(snapshot); // in the background; the page hears {type: "snapshot"}
+      } catch (error) {
+        timings.snapshotStoreError = String(error && error.message || error);
+        post({ type: "snapshot", stored: false, error: timings.snapshotStoreError });
+        pyodide = await runtime.plainBoot(false);
+        await installEngine(pyodide, wheels, appSource);
+      }
+    }
   }
   if (loading.active) {
     timings.bootFiles = loading.fetched.slice();

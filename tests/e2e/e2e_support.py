@@ -15,6 +15,8 @@ from pathlib import Path
 
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tools"))
+from serve import PrecompressedHandler  # noqa: E402  (make run's server: .br/.gz with Content-Encoding)
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -37,10 +39,13 @@ def find_chromium() -> str | None:
 
 @dataclass
 class StaticServer:
-    """python -m http.server's handler on a free loopback port, recording (method, path)."""
+    """make run's server (tools/serve.py: precompressed files) on a free loopback port,
+    recording (method, path)."""
 
     root: Path
     requests: list[tuple[str, str]] = field(default_factory=list)
+    # (path, Content-Encoding) of every answer that had one
+    encoded: list[tuple[str, str]] = field(default_factory=list)
     # path prefix → seconds per 64 KiB sent: a slow network for start-up tests
     slow: dict[str, float] = field(default_factory=dict)
     # path prefixes answered with 404 (a file the server lost)
@@ -48,15 +53,18 @@ class StaticServer:
 
     def __post_init__(self):
         recorded = self.requests
+        encoded = self.encoded
         slow = self.slow
         missing = self.missing
 
-        class Handler(http.server.SimpleHTTPRequestHandler):
-            extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                              ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm"}
-
+        class Handler(PrecompressedHandler):
             def log_message(self, *args):  # quiet: the test output is for failures
                 pass
+
+            def send_header(self, keyword, value):
+                if keyword.lower() == "content-encoding":
+                    encoded.append((self.path, value))
+                super().send_header(keyword, value)
 
             def send_head(self):
                 recorded.append((self.command, self.path))
@@ -155,3 +163,25 @@ def make_long_pdf(path: Path, pages: int) -> Path:
         drawing.showPage()
     drawing.save()
     return path
+
+
+def wait_local_snapshot(page, timeout_s: float = BOOT_TIMEOUT_MS / 1000) -> dict:
+    """Waits for the worker's report on the memory snapshot it takes after a first start."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        snapshot = page.evaluate("() => window.glyphline.status.snapshot")
+        if snapshot:
+            return snapshot
+        assert time.monotonic() < deadline, "the worker took no memory snapshot"
+        time.sleep(0.05)
+
+
+def rewrite_site_file(path: Path, text: str) -> None:
+    """Changes a file of a built site copy, dropping its precompressed siblings (now stale)."""
+    path.write_text(text, encoding="utf-8")
+    for suffix in (".br", ".gz"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def is_precompressed_sibling(path: Path) -> bool:
+    return path.suffix in (".br", ".gz") and path.with_suffix("").is_file()

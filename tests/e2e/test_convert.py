@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import CONVERT_TIMEOUT_MS, REPO, cli_output, clear_queue, download_text, job, wait_job_state
+from e2e_support import (CONVERT_TIMEOUT_MS, REPO, cli_output, clear_queue, download_text, job, open_app,
+                         wait_job_state, wait_local_snapshot)
 
 pytestmark = pytest.mark.e2e
 
@@ -130,10 +131,35 @@ def test_extract_text_is_exposed_for_scripts(app_page):
     assert result["intact"] == SAMPLE.stat().st_size  # the caller's buffer is not detached
 
 
-def test_worker_started_from_the_memory_snapshot(app_page):
-    timings = app_page.evaluate("() => window.glyphline.status.timings")
-    assert timings["restored"] is True, timings  # not a normal boot: the build's snapshot loaded
-    assert timings["canPause"] is True, timings  # taken in Chromium, so stack switching survived
+def test_the_first_start_takes_a_memory_snapshot_and_the_next_restores_it(browser, server):
+    context = browser.new_context()  # a first visit of its own (app_page's worker may have restarted)
+    try:
+        first = open_app(context, server.url)
+        timings = first.evaluate("() => window.glyphline.status.timings")
+        assert timings["restored"] is False and timings["snapshot"] == "taken", timings  # the build ships none
+        snapshot = wait_local_snapshot(first)
+        assert snapshot["stored"] is True and snapshot["bytes"] > 10_000_000, snapshot  # the whole wasm heap
+        again = open_app(context, server.url)  # the next visit
+        timings = again.evaluate("() => window.glyphline.status.timings")
+        assert timings["restored"] is True and timings["snapshot"] == "local", timings
+        assert timings["canPause"] is True, timings  # taken in this browser, so stack switching survived
+        # the engine came with the heap: its wheels and app.py are not part of this start
+        assert not [path for path in timings["bootFiles"] if path.startswith("wheels/") or path == "app.py"], timings
+        result = again.evaluate(
+            """async () => {
+                const bytes = await (await fetch("samples/sample.pdf")).arrayBuffer();
+                return (await window.glyphline.extractText(new Uint8Array(bytes))).text;
+            }""")
+        assert result.encode("utf-8") == cli_output(SAMPLE)
+    finally:
+        context.close()
+
+
+def test_large_files_came_compressed(app_page, server):
+    """make run's server sent the precompressed runtime (Brotli: Chromium accepts it)."""
+    encoded = dict(server.encoded)
+    assert encoded.get("/pyodide/pyodide.asm.wasm") == "br", sorted(encoded.items())[:10]
+    assert encoded.get("/pyodide/pyodide.asm.mjs") == "br"
 
 
 def test_a_predefined_cmap_is_fetched_only_when_a_font_needs_it(app_page, tmp_path):

@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from e2e_support import (BOOT_TIMEOUT_MS, CHROMIUM_ARGS, REPO, READY_SELECTOR, StaticServer, cli_output, download_text, open_app, wait_job_state)
+from e2e_support import (BOOT_TIMEOUT_MS, CHROMIUM_ARGS, REPO, READY_SELECTOR, StaticServer, cli_output, download_text, open_app,
+                         wait_job_state, wait_local_snapshot)
 
 pytestmark = pytest.mark.e2e
 
@@ -138,10 +139,13 @@ def test_works_offline_after_the_first_visit(playwright_driver, chromium_path, s
         expected = cli_output(SAMPLE)
         assert download_text(page, 0)[1] == expected
 
+        assert wait_local_snapshot(page)["stored"] is True  # taken after the first start, for the next visits
+
         own_server.stop()
         assert page.evaluate("() => fetch('./not-cached-' + Math.random()).then(() => 'reached', () => 'offline')") == "offline"
         page.reload()
         page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        assert page.evaluate("() => window.glyphline.status.timings.snapshot") == "local"  # restored offline
         page.locator("#file").set_input_files(str(SAMPLE))
         assert wait_job_state(page, 0, ("done",)) == "done"
         assert download_text(page, 0)[1] == expected

@@ -10,7 +10,7 @@ import struct
 
 import pytest
 
-from e2e_support import REPO, StaticServer, open_app, wait_job_state
+from e2e_support import REPO, StaticServer, open_app, rewrite_site_file, wait_job_state
 
 pytestmark = pytest.mark.e2e
 
@@ -78,11 +78,11 @@ def updatable_site(site_dir, tmp_path):
 def _rebuild(root) -> str:
     """What a rebuild with a changed page does to the served site: new index.html, new sw.js version."""
     index = root / "index.html"
-    index.write_text(index.read_text(encoding="utf-8").replace("<main>", "<main data-build=\"2\">"), encoding="utf-8")
+    rewrite_site_file(index, index.read_text(encoding="utf-8").replace("<main>", "<main data-build=\"2\">"))
     worker = root / "sw.js"
     source = worker.read_text(encoding="utf-8")
     old = re.search(r'const VERSION = "([^"]+)";', source).group(1)
-    worker.write_text(source.replace(f'"{old}"', f'"{old}-2"'), encoding="utf-8")
+    rewrite_site_file(worker, source.replace(f'"{old}"', f'"{old}-2"'))  # and drops the stale .br/.gz
     return f"{old}-2"
 
 
