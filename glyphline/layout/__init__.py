@@ -161,7 +161,8 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     if tags:
         layout.blocks, by_tags = order_blocks(layout.blocks, order)
         layout.order = "tags" if by_tags else "geometry"
-    layout.blocks = _style_words(layout.blocks, font_styles or {})
+    if font_styles is not None:   # asked for (Markdown, kept layouts): plain text never reads the styles
+        layout.blocks = _style_words(layout.blocks, font_styles)
     if links:
         layout.blocks = _link_words(layout.blocks, links)
     return layout
