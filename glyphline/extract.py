@@ -433,9 +433,7 @@ def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation:
 
 
 def _lacks_text(layout: PageLayout) -> bool:
-    """A scan (textlayer.lacks_text_layer), unless its text is in layers hidden at opening."""
-    return (lacks_text_layer(layout.char_count, layout.image_coverage, layout.unmapped_glyphs)
-            and not layout.hidden_glyphs)
+    return lacks_text_layer(layout.char_count, layout.image_coverage, layout.unmapped_glyphs, layout.hidden_glyphs)
 
 
 def _lacks_mapping(layout: PageLayout) -> bool:

@@ -101,7 +101,7 @@ def ocr_glyphs(page, out: list[Glyph]) -> None:
     chars = sum(len(g.text) - sum(1 for ch in g.text if ch.isspace()) for g in out)
     coverage = min(1.0, env.image_area / max(1.0, width * height))
     # counted before the layout's clean-up (a duplicate glyph counts twice): close enough for this rule
-    if not lacks_text_layer(chars, coverage, env.undecodable):
+    if not lacks_text_layer(chars, coverage, env.undecodable, env.hidden_glyphs):
         return
     report = OcrReport()
     sources = _page_images(page, engine, width, height, report)
