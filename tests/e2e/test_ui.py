@@ -46,7 +46,10 @@ def test_phone_viewport_in_dark_mode(browser, server):
         chooser = page.locator("label[for=file]").bounding_box()
         assert chooser["x"] >= 0 and chooser["x"] + chooser["width"] <= 360
         assert chooser["height"] >= 44  # a finger-sized target
-        background = page.locator(".dropzone").evaluate("(node) => getComputedStyle(node).backgroundColor")
+        # read at rest: the panel's background-color transition (0.2 s) may still be running
+        background = page.locator(".dropzone").evaluate(
+            "async (node) => { await Promise.all(node.getAnimations().map((a) => a.finished.catch(() => {})));"
+            " return getComputedStyle(node).backgroundColor; }")
         assert background == "rgb(31, 35, 42)"  # the dark panel colour
         # a phone has nothing to drag from: it is not told to "drop anywhere"
         assert page.locator("#drop-text").inner_text() == "Convert PDF files from this device:"
