@@ -46,6 +46,7 @@ class Tag:
     role: str                    # standard role of the nearest block element (BLOCK_ROLES), else of the element
     element: int = 0             # which element `role` is (spans of one paragraph or list item share it)
     path: tuple[str, ...] = ()   # standard roles from the root down to `role` (e.g. Document, L, LI, LBody)
+    lineage: tuple[int, ...] = ()   # the element numbers of `path` (which list item, which table row …)
     alt: str = ""                # /Alt of the element or an ancestor (a figure's description)
     actual_text: str = ""        # /ActualText of the named element, when it has one
     lang: str = ""               # /Lang of the element or the nearest ancestor with one
@@ -98,11 +99,12 @@ class _TreeReader:
         self.unplaced = False         # some MCIDs had no page (/Pg): the ParentTree places them
 
     def walk(self) -> None:
-        # explicit stack: (kid, page index inherited, roles on the path, alt, lang, named element, under a block?)
-        stack: list[tuple] = [(kid, None, (), "", "", None, False) for kid in reversed(_kids(self.tree))]
+        # explicit stack: (kid, page index inherited, roles on the path, their element numbers, alt, lang,
+        # named element, under a block?)
+        stack: list[tuple] = [(kid, None, (), (), "", "", None, False) for kid in reversed(_kids(self.tree))]
         seen: set = set()   # an element met twice is a cycle (or shared, which a tree never is)
         while stack:
-            node, page, path, alt, lang, named, in_block = stack.pop()
+            node, page, path, lineage, alt, lang, named, in_block = stack.pop()
             self.nodes += 1
             if self.nodes > MAX_STRUCT_NODES:
                 raise _TreeTooLarge(f"more than {MAX_STRUCT_NODES} nodes")
@@ -135,8 +137,9 @@ class _TreeReader:
             alt = _text(_get(node, "/Alt")) or alt
             lang = _text(_get(node, "/Lang")) or lang
             self.elements += 1
+            lineage = lineage + (self.elements,)
             if role in BLOCK_ROLES or not in_block:   # the nearest block element names the text; else the innermost
-                named = Tag(order=self.leaves, role=role, element=self.elements, path=path, alt=alt,
+                named = Tag(order=self.leaves, role=role, element=self.elements, path=path, lineage=lineage, alt=alt,
                             actual_text=_text(_get(node, "/ActualText")), lang=lang)
                 in_block = in_block or role in BLOCK_ROLES
                 if role == "Figure" and alt and page is not None:
@@ -144,7 +147,7 @@ class _TreeReader:
             if key is not None:   # the ParentTree may name it: its spans follow what came before it
                 self.element_tags[key] = dataclasses.replace(named, order=self.leaves)
             for kid in reversed(_kids(node)):
-                stack.append((kid, page, path, alt, lang, named, in_block))
+                stack.append((kid, page, path, lineage, alt, lang, named, in_block))
         if self.unplaced:
             self._place_by_parent_tree()
 

@@ -24,7 +24,7 @@ from .lines import HORIZONTAL, Segment, build_segments
 from .model import Block, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
-from .tagged import block_tag, order_blocks
+from .tagged import block_tag, order_blocks, tag_words
 
 if TYPE_CHECKING:
     from ..content.links import LinkArea
@@ -149,9 +149,10 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                 vertical.setdefault(key, []).extend(values)
     pitches = PitchTable(page_steps, doc_stats.pitch_by_size if doc_stats else None, vertical)
 
-    body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body", tags)
-    sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar", tags)
-    rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated", tags)]
+    word_tags = font_styles is not None   # only structured outputs (Markdown) read each word's element
+    body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body", tags, word_tags)
+    sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar", tags, word_tags)
+    rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated", tags, word_tags)]
     if main == HORIZONTAL and height > 0:
         _mark_running(body, height)
     footers: list[Block] = []
@@ -265,7 +266,8 @@ def _split_flush_footnote_numbers(flows: list[Flow]) -> None:
             line.footnote_start = True
 
 
-def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int, Tag] | None = None) -> list[Block]:
+def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int, Tag] | None = None,
+            word_tags: bool = False) -> list[Block]:
     paragraphs: list[tuple[list[TextLine], Flow]] = []   # each with the flow it starts in
     after_row = True   # no paragraph before the first flow to run on from
     for flow in flows:
@@ -280,7 +282,7 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int
     blocks: list[Block] = []
     rows_of: dict[int, tuple[tuple, list[Block]]] = {}   # table → (its gutters, its rows)
     for para, flow in paragraphs:
-        model_lines = [_model_line(t) for t in para if t.words]
+        model_lines = [_model_line(t, tags if word_tags else None) for t in para if t.words]
         if model_lines:
             tag, tagged, tag_orders = block_tag([t.glyphs for t in para], tags) if tags else (None, 0.0, (-1, -1))
             block = Block(
@@ -345,8 +347,8 @@ def _continues(before: list[TextLine], after: list[TextLine], flow: list[TextLin
     return first.u0 - left <= INDENT_EM * first.size
 
 
-def _model_line(t: TextLine) -> Line:
-    words = t.words
+def _model_line(t: TextLine, tags: Mapping[int, Tag] | None = None) -> Line:
+    words = tag_words(t.words, t.glyphs, tags) if tags else t.words
     first = t.glyphs[0]
     return Line(
         words=words,

@@ -32,6 +32,7 @@ class Word(NamedTuple):
     link: str = ""       # the URI of a Link annotation over the word
     note: str = ""       # the word ends in this footnote's reference mark (set by layout.structure)
     confidence: float = -1.0   # OCR words: the engine's confidence (0–100); -1 for drawn text
+    tag: Tag | None = None     # tagged PDF, structured outputs: the structure element most of its glyphs belong to
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +67,11 @@ class Block:
     table: int = -1      # a table row: the rows of one table share this number (unique on the page)
     cells: list[list[Word]] = field(default_factory=list)  # a table row's words, column by column
     # set by layout.structure for the structured outputs (Markdown):
-    kind: str = "paragraph"   # paragraph | heading | list_item | table_row | footnote | running (header, footer, page number)
+    # paragraph | heading | list_item | table_row | table_header (a tagged header row) | footnote
+    # | figure (tagged, with alt text; no lines) | running (header, footer, page number)
+    kind: str = "paragraph"
     level: int = 0       # heading level 1–6; a list item's nesting depth from 0
-    marker: str = ""     # a list item's bullet or number, a footnote's number, as printed (taken off its first word)
+    marker: str = ""     # a list item's bullet or number, a footnote's number, as printed (taken off its first word); a figure's alt
 
 
 

@@ -25,6 +25,12 @@ symbol font) or a number or letter with a period or parenthesis is a list item; 
 or Roman item needs a neighbouring item (a lone "A." opens a sentence as often as a list).
 Nesting: within a run of consecutive items, each distinct indent of the markers is one level
 deeper (markers less than ALIGN_EM right of the previous one share its indent).
+
+Tagged pages. Where the words carry the author's structure, layout.tagged_structure regroups
+them by element first and the tree's roles decide headings, list items, tables and figures;
+the rules above then apply to untagged blocks, and to tagged paragraphs only for the kinds the
+document's tree never uses (a tree without a single H1–H6 did not tag its headings; one that
+has them called this block a paragraph).
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
 from .model import Block, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
+from .tagged_structure import HEADING_ROLES, LIST_ROLES, has_tagged_words, regroup_by_tags, tree_roles
 
 # A heading is at most this many lines and words (a title may wrap; a paragraph is longer).
 HEADING_MAX_LINES = 3
@@ -82,6 +89,7 @@ class HeadingStyles:
     body_bold: bool = False
     styles: tuple[tuple[float, bool], ...] = ()
     running: frozenset[str] = frozenset()
+    tree_roles: frozenset[str] = frozenset()   # the structure roles the document's tagged words sit in
 
     def is_running(self, block: Block, page_height: float) -> bool:
         """Is this a running header or footer (see the module doc)?"""
@@ -134,7 +142,8 @@ def heading_styles(layouts: Iterable[PageLayout]) -> HeadingStyles:
                     if word.bold:
                         bold_chars[key] = bold_chars.get(key, 0) + len(word.text)
     if not by_size:
-        return HeadingStyles(running=running)
+        return HeadingStyles(running=running, tree_roles=frozenset(role for layout in layouts
+                                                                    for role in tree_roles(layout.blocks)))
     body_size = max(by_size, key=by_size.get)
     body_bold = 2 * sum(n for size, n in bold_chars.items() if _same_size(size, body_size)) > \
         sum(n for size, n in by_size.items() if _same_size(size, body_size))
@@ -145,7 +154,8 @@ def heading_styles(layouts: Iterable[PageLayout]) -> HeadingStyles:
             if style is not None and not any(s[1] == style[1] and _same_size(s[0], style[0]) for s in styles):
                 styles.append(style)
     styles.sort(key=lambda s: (-s[0], not s[1]))
-    return HeadingStyles(body_size, body_bold, tuple(styles), running)
+    roles = frozenset(role for layout in layouts for role in tree_roles(layout.blocks))
+    return HeadingStyles(body_size, body_bold, tuple(styles), running, roles)
 
 
 @dataclass(slots=True)
@@ -155,16 +165,25 @@ class _Marks:
     level: int = 0
     marker: str = ""
     notes: dict[tuple[int, int], str] = field(default_factory=dict)   # (line, word) → its footnote's mark
+    from_tags: bool = False   # the structure tree decided kind, level and marker (the marker is not in the text)
 
 
 def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
     """Remake each block with its kind, level and marker (see the module doc); the marker is
     taken off the text."""
+    if has_tagged_words(layout.blocks):
+        layout.blocks = regroup_by_tags(layout.blocks, layout.figures)
     blocks = layout.blocks
     marks = [_Marks() for _ in blocks]
     candidates: list[tuple[int, str]] = []
+    tree_headings = not headings.tree_roles.isdisjoint(HEADING_ROLES)
+    tree_lists = not headings.tree_roles.isdisjoint(LIST_ROLES)
     for i, block in enumerate(blocks):
         mark = marks[i]
+        if block.kind != "paragraph":   # the structure tree's decision (layout.tagged_structure)
+            mark.kind, mark.level, mark.marker, mark.from_tags = block.kind, block.level, block.marker, True
+            continue
+        tagged = block.tag is not None and block.tagged > 0
         if block.table >= 0 and block.cells:
             mark.kind = "table_row"
             continue
@@ -174,11 +193,11 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
         if block.role == "rotated":
             continue
         style = _heading_style(block, headings.body_size, headings.body_bold)
-        if style is not None and headings.level(*style):
+        if style is not None and headings.level(*style) and not (tagged and tree_headings):
             mark.kind, mark.level = "heading", headings.level(*style)
             continue
         marker = _marker(block)
-        if marker:
+        if marker and not (tagged and tree_lists):
             mark.kind = "list_item"
             candidates.append((i, marker))
     items = {i for i, _ in candidates}
@@ -195,12 +214,14 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
 
 def _remade(block: Block, mark: _Marks) -> Block:
     lines = block.lines
+    if mark.from_tags and not mark.notes:
+        return block
     if mark.notes:
         lines = [replace(line, words=[word._replace(note=mark.notes[(li, wi)]) if (li, wi) in mark.notes else word
                                       for wi, word in enumerate(line.words)])
                  if any(key[0] == li for key in mark.notes) else line
                  for li, line in enumerate(lines)]
-    if mark.marker:
+    if mark.marker and not mark.from_tags:
         lines = [replace(lines[0], words=_without_marker(lines[0].words, mark.marker))] + list(lines[1:])
     return replace(block, lines=lines, kind=mark.kind, level=mark.level, marker=mark.marker)
 
@@ -212,6 +233,8 @@ def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) 
                       default=None)
     notes: dict[str, int] = {}
     for i, block in enumerate(blocks):
+        if not block.lines:
+            continue   # a figure: its alt text only
         words = block.lines[0].words
         if (marks[i].kind == "paragraph" and block.role in ("body", "footer") and len(words) > 1
                 and FOOTNOTE_NUMBER.match(words[0].text) and _block_size(block) < small
@@ -224,7 +247,7 @@ def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) 
             continue
         for li, line in enumerate(block.lines):
             words = line.words
-            if li == 0 and marks[i].marker:   # a list item's words as they read once its marker is taken off
+            if li == 0 and marks[i].marker and not marks[i].from_tags:   # a list item's words once its marker is off
                 words = _without_marker(words, marks[i].marker)
                 offset = len(line.words) - len(words)
             else:
@@ -352,7 +375,7 @@ def _nest_lists(blocks: list[Block], marks: list[_Marks]) -> None:
     """Depth of each list item: its marker's indent among the distinct indents of its run of items."""
     run: list[int] = []
     for i in range(len(blocks) + 1):
-        if i < len(blocks) and marks[i].kind == "list_item":
+        if i < len(blocks) and marks[i].kind == "list_item" and not marks[i].from_tags:
             run.append(i)
             continue
         if run:

@@ -4,7 +4,8 @@
     tags      blocks are sorted by the structure tree; running headers stay first, footers last
     auto      the body blocks by the tree when it names their text (TAG_COVERAGE_MIN) and its order
               does not run back up a column more often than the geometry's does
-              (MAX_EXTRA_UPWARD_MOVES); else geometry. Sidebars and rotated text stay after the body.
+              (MAX_EXTRA_UPWARD_MOVES); else geometry. The tree's own asides (ASIDE_ROLES) follow
+              the rest, as geometry's sidebars do; rotated text stays after the body.
 
 Each block's tag is the element most of its characters belong to (glyph MCID → Tag) and it is
 sorted by its first span in the tree's order; a block the tree does not name keeps its place
@@ -18,7 +19,7 @@ from operator import attrgetter
 
 from ..glyph import Glyph
 from ..structure import Tag
-from .model import Block
+from .model import Block, Word
 
 ORDERS = ("auto", "geometry", "tags")
 _MCID = attrgetter("mcid")
@@ -41,11 +42,14 @@ COLUMN_GAP_EM = 0.5
 MAX_INTERLEAVED_SHARE = 0.1
 
 # Blocks the tags may move. Running headers lead and footers close the page whatever the tree
-# says (producers mark them as artifacts). `auto` leaves sidebars and rotated text after the
-# body, where geometry puts them: the tree has them where the source had them (an aside before
-# the article), which is no better for a reader and changes what geometry already reads well.
+# says (producers mark them as artifacts). `auto` leaves rotated text after the body, and reads
+# the blocks the tree puts in an aside after the others: the tree has an aside where the source
+# had it (before the article), which is no better for a reader than geometry's sidebar last.
+# A narrow column geometry took for a sidebar (main text beside a float) the tree puts back in
+# the flow.
 MOVED_BY_TAGS = frozenset({"body", "sidebar", "rotated"})
-MOVED_BY_AUTO = frozenset({"body"})
+MOVED_BY_AUTO = frozenset({"body", "sidebar"})
+ASIDE_ROLES = frozenset({"Aside"})
 
 
 def block_tag(glyph_runs: list[list[Glyph]], tags: Mapping[int, Tag]) -> tuple[Tag | None, float, tuple[int, int]]:
@@ -74,6 +78,25 @@ def block_tag(glyph_runs: list[list[Glyph]], tags: Mapping[int, Tag]) -> tuple[T
     return named[element], tagged / max(1, sum(spans.values())), (first, last)
 
 
+def tag_words(words: list[Word], glyphs: list[Glyph], tags: Mapping[int, Tag]) -> list[Word]:
+    """The words of one line, each with the tag most of the glyphs inside its box carry (Markdown
+    builds list items and table cells from them: one line may hold several cells)."""
+    out = []
+    for word in words:
+        votes: Counter[int] = Counter()
+        for g in glyphs:
+            x, y = (g.x + g.end_x) / 2, (g.y + g.end_y) / 2
+            if g.mcid >= 0 and word.x0 <= x <= word.x1 and word.y0 <= y <= word.y1:
+                votes[g.mcid] += 1
+        tag = None
+        for mcid, _ in votes.most_common():
+            tag = tags.get(mcid)
+            if tag is not None:
+                break
+        out.append(word._replace(tag=tag) if tag is not None else word)
+    return out
+
+
 def order_blocks(blocks: list[Block], order: str) -> tuple[list[Block], bool]:
     """The blocks in the requested order, and whether the structure tree decided it."""
     if order == "geometry" or not any(b.tag is not None for b in blocks):
@@ -82,22 +105,29 @@ def order_blocks(blocks: list[Block], order: str) -> tuple[list[Block], bool]:
     places = [i for i, b in enumerate(blocks) if b.role in roles]
     moving = [blocks[i] for i in places]
     by_tags = _sorted_by_tags(moving)
-    if order == "auto" and not tags_fit(moving, by_tags):
-        return blocks, False
+    if order == "auto":
+        if interleaved(by_tags) > MAX_INTERLEAVED_SHARE * len(by_tags):
+            return blocks, False
+        # the tree's asides after the rest, as geometry reads sidebars
+        by_tags = [b for b in by_tags if not _in_aside(b)] + [b for b in by_tags if _in_aside(b)]
+        if not tags_fit(moving, by_tags):
+            return blocks, False
     ordered = list(blocks)
     for i, block in zip(places, by_tags):
         ordered[i] = block
     return ordered, True
 
 
+def _in_aside(block: Block) -> bool:
+    return block.tag is not None and not ASIDE_ROLES.isdisjoint(block.tag.path)
+
+
 def tags_fit(geometric: list[Block], by_tags: list[Block]) -> bool:
-    """Rule `auto`: the tags cover the text, the blocks are the tree's own, and the tree's order
-    does not contradict the geometry badly (see the constants)."""
+    """Rule `auto`: the tags cover the text and the tree's order does not contradict the geometry
+    badly (see the constants; order_blocks checks first that the blocks are the tree's own)."""
     chars = [sum(len(w.text) for line in b.lines for w in line.words) for b in geometric]
     total = sum(chars)
     if not total or sum(n * b.tagged for n, b in zip(chars, geometric)) < TAG_COVERAGE_MIN * total:
-        return False
-    if interleaved(by_tags) > MAX_INTERLEAVED_SHARE * len(by_tags):
         return False
     return upward_moves(by_tags) <= upward_moves(geometric) + MAX_EXTRA_UPWARD_MOVES
 

@@ -7,12 +7,13 @@ with GitHub's pipe tables:
 - a heading block → `#`×level; a list item → `-` (bullets, letters) or `N.` (numbers), four
   spaces per nesting level, consecutive items one line apart; a paragraph → one line,
   dehyphenated as in reflow;
-- the rows of one table → a pipe table, its first row the header when it alone is bold (else
-  an empty header row, since a pipe table must have one); a table Markdown cannot hold (one
+- the rows of one table → a pipe table, its first row the header when it is tagged as one (TH)
+  or alone is bold (else an empty header row, since a pipe table must have one); a table Markdown cannot hold (one
   column, or mostly empty cells) → one row per line with its cells separated by ` | `;
 - bold and italic words → `**…**` / `*…*`, only for runs shorter than their block (a bold
   paragraph is the author's style, not emphasis); words under a URI link → `[text](uri)`;
 - a footnote paired with its mark → `[^N]` at the mark and `[^N]: …` where the note stands;
+- a tagged figure with alt text → `![alt]()` (a placeholder: the text has no image to point to);
 - running headers, footers and page numbers are left out; every page starts with
   `<!-- page N -->` so a chunk of the output keeps its page;
 - Markdown's metacharacters in the text are escaped, so the text reads back as itself.
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 PAGE_MARKER = "<!-- page {number} -->"
 NEST_INDENT = "    "           # one list level: four spaces fit under "- " and "10. " alike
+TABLE_KINDS = ("table_header", "table_row")   # a table's first row may be its tagged header row
 TABLE_MAX_EMPTY_SHARE = 0.5    # a grid with more empty cells than this is no table a reader could follow
 
 _INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<>~|])")
@@ -53,16 +55,19 @@ def markdown_page(layout: PageLayout, context: "PageContext") -> str:
     """The page in Markdown, without the page marker (the document adds it)."""
     out: list[str] = []
     previous_kind: tuple = ("", 0, False)
-    blocks = [b for b in layout.blocks if b.kind != "running" and b.lines]
+    blocks = [b for b in layout.blocks if b.kind != "running" and (b.lines or b.kind == "figure")]
     i = 0
     while i < len(blocks):
         block = blocks[i]
-        if block.kind == "table_row":
+        if block.kind in TABLE_KINDS:
             j = i + 1
             while j < len(blocks) and blocks[j].kind == "table_row" and blocks[j].table == block.table:
                 j += 1
             text = _table(blocks[i:j])
             i = j
+        elif block.kind == "figure":
+            text = "![" + escape(" ".join(block.marker.split())) + "]()"
+            i += 1
         else:
             text = _block(block, context.vocabulary, context.dehyphenate)
             i += 1
@@ -113,7 +118,7 @@ def _table(rows: list[Block]) -> str:
     empty = sum(1 for cells in grid for cell in cells if not cell)
     if len(used) < 2 or len(grid) < 2 or empty > TABLE_MAX_EMPTY_SHARE * cells_total:
         return "\n".join(" | ".join(cell for cell in cells if cell) for cells in grid)
-    if _bold_header(rows):
+    if rows[0].kind == "table_header" or _bold_header(rows):
         header, body = grid[0], grid[1:]
     else:
         header, body = [""] * len(used), grid
