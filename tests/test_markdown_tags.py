@@ -9,7 +9,7 @@ from glyphline import extract_text
 
 
 def line(x: float, y: float, text: str, font: str = "F1", size: float = 10) -> bytes:
-    return b"BT /%s %g Tf %g %g Td (%s) Tj ET\n" % (font.encode(), size, x, y, text.encode())
+    return b"BT /%s %g Tf %g %g Td (%s) Tj ET\n" % (font.encode(), size, x, y, text.encode("latin-1"))
 
 
 def tagged_pdf(spans: list[tuple[int, bytes]], tree: list) -> bytes:
@@ -114,3 +114,13 @@ def test_auto_reads_the_trees_aside_after_the_rest():
     data = stacked([0, 1, 2], aside=0)
     assert first_words(extract_text(data, order="tags").text) == ["Alpha", "Beta", "Gamma"]
     assert first_words(extract_text(data, order="auto").text) == ["Beta", "Gamma", "Alpha"]
+
+
+def test_a_tagged_item_without_a_label_takes_the_bullet_or_number_its_text_opens_with():
+    # LibreOffice: LI > LBody > P, the printed bullet (· is • in the standard encoding) inside the body's text
+    spans = [(0, line(72, 720, BODY)), (1, line(72, 700, "\xb7 Rinse the boat")), (2, line(72, 686, "\xb7 Sign back in")),
+             (3, line(72, 672, "Drawn bullet only"))]
+    tree = [("P", [0]), ("L", [("LI", [("LBody", [("P", [1])])]), ("LI", [("LBody", [("P", [2])])]),
+                               ("LI", [("LBody", [3])])])]
+    text = markdown(tagged_pdf(spans, tree))
+    assert "- Rinse the boat\n- Sign back in\n- Drawn bullet only" in text

@@ -42,7 +42,7 @@ from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
 from .model import Block, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
-from .tagged_structure import HEADING_ROLES, LIST_ROLES, has_tagged_words, regroup_by_tags, tree_roles
+from .tagged_structure import DRAWN_BULLET, HEADING_ROLES, LIST_ROLES, has_tagged_words, regroup_by_tags, tree_roles
 
 # A heading is at most this many lines and words (a title may wrap; a paragraph is longer).
 HEADING_MAX_LINES = 3
@@ -172,7 +172,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
     """Remake each block with its kind, level and marker (see the module doc); the marker is
     taken off the text."""
     if has_tagged_words(layout.blocks):
-        layout.blocks = regroup_by_tags(layout.blocks, layout.figures)
+        layout.blocks = regroup_by_tags(layout.blocks, layout.figures, "Table" in headings.tree_roles)
     blocks = layout.blocks
     marks = [_Marks() for _ in blocks]
     candidates: list[tuple[int, str]] = []
@@ -181,6 +181,8 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
     for i, block in enumerate(blocks):
         mark = marks[i]
         if block.kind != "paragraph":   # the structure tree's decision (layout.tagged_structure)
+            if block.kind == "list_item" and not block.marker:
+                block = blocks[i] = _with_marker_from_text(block)
             mark.kind, mark.level, mark.marker, mark.from_tags = block.kind, block.level, block.marker, True
             continue
         tagged = block.tag is not None and block.tagged > 0
@@ -355,6 +357,16 @@ def _marker(block: Block) -> str:
     if len(text) > 1 and text[0] in BULLETS and text[0] not in "-–—*" and text[1].isalnum():
         return text[0]   # "•Item": the bullet set flush against its text
     return ""
+
+
+def _with_marker_from_text(block: Block) -> Block:
+    """A tagged list item without a label: its text's own bullet or number is the marker (taken
+    off the text); else a bullet (drawn as a picture, as browsers do)."""
+    marker = _marker(block)
+    if not marker:
+        return replace(block, marker=DRAWN_BULLET)
+    return replace(block, marker=marker, lines=[replace(block.lines[0], words=_without_marker(block.lines[0].words, marker))]
+                   + list(block.lines[1:]))
 
 
 def _symbol_bullet(block: Block) -> bool:

@@ -7,13 +7,15 @@ carrying a tag (layout.tagged.tag_words) joins its element's group instead:
 
     H1–H6, Title     a heading of that level (Title and H: level 1)
     LI (Lbl, LBody)  one list item per LI; nesting = the L elements above it less one; the Lbl's
-                     text is the marker (a bullet drawn as a picture has none: "•")
+                     text is the marker (without one, layout.structure takes a bullet or number
+                     opening the item's text, else "•": a bullet drawn as a picture)
     Table/TR/TH/TD   one table: a row per TR, a cell per TH/TD, the tree's order; a row of TH
                      cells is the header row
     anything else    a paragraph (P, Caption, Figure text …), which layout.structure may still
                      find a heading or list item in where the tree never uses those roles
 
-A group stands where its first word stood. Words without a tag (artifacts: running headers,
+A group stands where its first word stood. A grid geometry found stays as it is when the
+document's tree never uses Table (it did not tag its tables). Words without a tag (artifacts: running headers,
 page numbers) keep their geometric blocks. A Figure with /Alt becomes a `figure` block (its alt
 in `marker`) placed by the tree's order among the groups.
 """
@@ -60,15 +62,16 @@ def has_tagged_words(blocks: list[Block]) -> bool:
     return any(word.tag is not None for block in blocks for line in block.lines for word in line.words)
 
 
-def regroup_by_tags(blocks: list[Block], figures: list[Tag]) -> list[Block]:
-    """The page's blocks with the tagged words regrouped by their elements (see the module doc)."""
+def regroup_by_tags(blocks: list[Block], figures: list[Tag], tree_tables: bool = True) -> list[Block]:
+    """The page's blocks with the tagged words regrouped by their elements (see the module doc).
+    `tree_tables`: the document's tree uses Table; when it does not, the grids geometry found stay."""
     groups: dict[tuple, _Group] = {}
     out: list[Block | tuple] = []   # a geometric block, or the key of a group where it first appears
     line_boxes: dict[int, Line] = {}
     line_number = 0
     for block in blocks:
-        if block.table >= 0 and block.cells and not _in_table(block):
-            out.append(block)   # a grid geometry found that the tree does not call a table: kept
+        if block.table >= 0 and block.cells and not tree_tables:
+            out.append(block)   # a grid geometry found in a document whose tree never tags tables: kept
             line_number += len(block.lines)
             continue
         untagged: list[Line] = []
@@ -105,10 +108,6 @@ def regroup_by_tags(blocks: list[Block], figures: list[Tag]) -> list[Block]:
         else:
             made.append((group.first_order, _group_block(group, line_boxes)))
     return _with_figures(made, figures)
-
-
-def _in_table(block: Block) -> bool:
-    return any(word.tag is not None and "Table" in word.tag.path for cell in block.cells for word in cell)
 
 
 def _group_key(tag: Tag) -> tuple[tuple, str]:
@@ -165,7 +164,7 @@ def _group_block(group: _Group, line_boxes: dict[int, Line]) -> Block:
     if group.kind == "list_item":
         path = group.tag.path
         depth = path[:_last(path, "LI")].count("L")
-        marker = "".join(w.text for w in group.marker) or DRAWN_BULLET
+        marker = "".join(w.text for w in group.marker)   # none: layout.structure looks for one in the text
         return replace(block, kind="list_item", level=max(0, depth - 1), marker=marker)
     return block
 
