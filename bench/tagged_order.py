@@ -54,7 +54,7 @@ def page_facts(data: bytes) -> list[str]:
     """Per page: what rule `auto` weighs (tag coverage, upward moves of each order) and its verdict."""
     import glyphline.document as document
     from glyphline.layout import analyze_page
-    from glyphline.layout.tagged import MOVED_BY_AUTO, _sorted_by_tags, interleaved, tags_fit, upward_moves
+    from glyphline.layout.tagged import MOVED_BY_AUTO, _sorted_by_tags, interleaved, order_blocks, upward_moves
 
     doc = document.open(data)
     lines = []
@@ -69,7 +69,7 @@ def page_facts(data: bytes) -> list[str]:
         lines.append(f"  page {index + 1}: blocks {len(body)}, tagged {coverage:.2f}, "
                      f"interleaved {interleaved(by_tags)}, upward moves "
                      f"geometry {upward_moves(body)} tags {upward_moves(by_tags)}, "
-                     f"auto uses tags: {tags_fit(body, by_tags) if any(b.tag for b in body) else False}")
+                     f"auto uses tags: {order_blocks(layout.blocks, 'auto')[1]}")
     return lines
 
 
