@@ -81,6 +81,12 @@ def block_tag(glyph_runs: list[list[Glyph]], tags: Mapping[int, Tag]) -> tuple[T
 def tag_words(words: list[Word], glyphs: list[Glyph], tags: Mapping[int, Tag]) -> list[Word]:
     """The words of one line, each with the tag most of the glyphs inside its box carry (Markdown
     builds list items and table cells from them: one line may hold several cells)."""
+    named = [tags.get(mcid) for mcid in set(map(_MCID, glyphs))]
+    if not any(named):
+        return words
+    if None not in named and len({tag.element for tag in named}) == 1:   # one element across the line (most lines)
+        tag = min(named, key=attrgetter("order"))
+        return [word._replace(tag=tag) for word in words]
     out = []
     for word in words:
         votes: Counter[int] = Counter()
