@@ -124,3 +124,31 @@ def test_a_tagged_item_without_a_label_takes_the_bullet_or_number_its_text_opens
                                ("LI", [("LBody", [3])])])]
     text = markdown(tagged_pdf(spans, tree))
     assert "- Rinse the boat\n- Sign back in\n- Drawn bullet only" in text
+
+
+def _tagged_glyphs(glyphs, mcid: int):
+    return [g._replace(mcid=mcid) for g in glyphs]
+
+
+def _narrow_column_page(side_in_aside: bool) -> list[str]:
+    """Main text, a narrow column beside it (geometry: a sidebar) and text below; the tree reads
+    the narrow column between the two, in the flow or in an Aside."""
+    from test_layout_support import paragraph as glyph_lines
+
+    from glyphline.layout import analyze_page
+    from glyphline.structure import Tag
+
+    main = _tagged_glyphs(glyph_lines([f"main text line {i} with plenty of words in it" for i in range(6)], 72, 100), 0)
+    side = _tagged_glyphs(glyph_lines(["side note", "in margin"], 420, 100, pitch=10, size=8), 1)
+    after = _tagged_glyphs(glyph_lines(["the main text goes on below the sidebar region"], 72, 200), 2)
+    side_path = ("Document", "Aside", "P") if side_in_aside else ("Document", "P")
+    tags = {0: Tag(0, "P", 1, ("Document", "P"), (1, 2)), 1: Tag(1, "P", 3, side_path, (1, 3, 4)[-len(side_path):]),
+            2: Tag(2, "P", 5, ("Document", "P"), (1, 5))}
+    layout = analyze_page(main + side + after, 612, 792, 1, tags=tags, order="auto")
+    assert [b.role for b in analyze_page(main + side + after, 612, 792, 1).blocks][-1] == "sidebar"
+    return [block.lines[0].words[0].text for block in layout.blocks]
+
+
+def test_auto_reads_a_narrow_column_where_the_tree_has_it_unless_the_tree_calls_it_an_aside():
+    assert _narrow_column_page(side_in_aside=False) == ["main", "side", "the"]
+    assert _narrow_column_page(side_in_aside=True) == ["main", "the", "side"]
