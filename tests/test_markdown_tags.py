@@ -152,3 +152,11 @@ def _narrow_column_page(side_in_aside: bool) -> list[str]:
 def test_auto_reads_a_narrow_column_where_the_tree_has_it_unless_the_tree_calls_it_an_aside():
     assert _narrow_column_page(side_in_aside=False) == ["main", "side", "the"]
     assert _narrow_column_page(side_in_aside=True) == ["main", "the", "side"]
+
+
+def test_text_the_tree_names_no_block_for_keeps_the_geometric_rules():
+    # a tree that tags a whole page as one Sect (no paragraph, heading or list elements in it)
+    spans = [(0, line(72, 720, "Annual report", "F2", 16)), (0, line(72, 690, BODY)),
+             (0, line(72, 660, "\xb7 Rinse the boat")), (0, line(72, 646, "\xb7 Sign back in"))]
+    text = markdown(tagged_pdf(spans, [("H2", []), ("Sect", [0])]))
+    assert "# Annual report" in text and "- Rinse the boat\n- Sign back in" in text

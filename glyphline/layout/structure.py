@@ -42,6 +42,7 @@ from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
 from .model import Block, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
+from ..structure import BLOCK_ROLES
 from .tagged_structure import DRAWN_BULLET, HEADING_ROLES, LIST_ROLES, has_tagged_words, regroup_by_tags, tree_roles
 
 # A heading is at most this many lines and words (a title may wrap; a paragraph is longer).
@@ -185,7 +186,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
                 block = blocks[i] = _with_marker_from_text(block)
             mark.kind, mark.level, mark.marker, mark.from_tags = block.kind, block.level, block.marker, True
             continue
-        tagged = block.tag is not None and block.tagged > 0
+        tagged = block.tag is not None and block.tag.role in BLOCK_ROLES   # the tree named this block (a P …)
         if block.table >= 0 and block.cells:
             mark.kind = "table_row"
             continue

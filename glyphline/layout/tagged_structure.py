@@ -14,6 +14,7 @@ carrying a tag (layout.tagged.tag_words) joins its element's group instead:
     anything else    a paragraph (P, Caption, Figure text …), which layout.structure may still
                      find a heading or list item in where the tree never uses those roles
 
+Words named by no block element (straight under a Sect, a Div) count as untagged.
 A group stands where its first word stood. A grid geometry found stays as it is when the
 document's tree never uses Table (it did not tag its tables). Words without a tag (artifacts: running headers,
 page numbers) keep their geometric blocks. A Figure with /Alt becomes a `figure` block (its alt
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..structure import Tag
+from ..structure import BLOCK_ROLES, Tag
 from .model import Block, Line, Word
 
 HEADING_ROLES = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6, "H": 1, "Title": 1}
@@ -78,11 +79,11 @@ def regroup_by_tags(blocks: list[Block], figures: list[Tag], tree_tables: bool =
         for line in block.lines:
             line_number += 1
             line_boxes[line_number] = line
-            rest = [w for w in line.words if w.tag is None]
+            rest = [w for w in line.words if not _named(w)]
             if rest:
                 untagged.append(replace(line, words=rest) if len(rest) < len(line.words) else line)
             for word in line.words:
-                if word.tag is None:
+                if not _named(word):
                     continue
                 key, kind = _group_key(word.tag)
                 group = groups.get(key)
@@ -108,6 +109,12 @@ def regroup_by_tags(blocks: list[Block], figures: list[Tag], tree_tables: bool =
         else:
             made.append((group.first_order, _group_block(group, line_boxes)))
     return _with_figures(made, figures)
+
+
+def _named(word: Word) -> bool:
+    """Does the tree name the block this word belongs to? (Text straight under a Sect, Div or the
+    Document is not a block of the author's: a tree that tags a page as one Div leaves it to geometry.)"""
+    return word.tag is not None and word.tag.role in BLOCK_ROLES
 
 
 def _group_key(tag: Tag) -> tuple[tuple, str]:
