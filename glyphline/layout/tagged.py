@@ -4,8 +4,8 @@
     tags      blocks are sorted by the structure tree; running headers stay first, footers last
     auto      the body blocks by the tree when it names their text (TAG_COVERAGE_MIN) and its order
               does not run back up a column more often than the geometry's does
-              (MAX_EXTRA_UPWARD_MOVES); else geometry. The tree's own asides (ASIDE_ROLES) follow
-              the rest, as geometry's sidebars do; rotated text stays after the body.
+              (MAX_EXTRA_UPWARD_MOVES); else geometry. Sidebars and rotated text stay after the
+              body, unless geometry read one of the tree's asides as body (see MOVED_BY_AUTO).
 
 Each block's tag is the element most of its characters belong to (glyph MCID → Tag) and it is
 sorted by its first span in the tree's order; a block the tree does not name keeps its place
@@ -42,13 +42,15 @@ COLUMN_GAP_EM = 0.5
 MAX_INTERLEAVED_SHARE = 0.1
 
 # Blocks the tags may move. Running headers lead and footers close the page whatever the tree
-# says (producers mark them as artifacts). `auto` leaves rotated text after the body, and reads
-# the blocks the tree puts in an aside after the others: the tree has an aside where the source
-# had it (before the article), which is no better for a reader than geometry's sidebar last.
-# A narrow column geometry took for a sidebar (main text beside a float) the tree puts back in
-# the flow.
+# says (producers mark them as artifacts). `auto` leaves sidebars and rotated text after the
+# body, where geometry puts them: the tree has them where the source had them (an infobox
+# before the article), which is no better for a reader and changes what geometry reads well.
+# But when geometry read one of the tree's asides as body, it took the wrong column for the
+# sidebar (main text narrowed by a float): then the tree orders the sidebars too, and its asides
+# are read after the rest, as geometry reads a sidebar.
 MOVED_BY_TAGS = frozenset({"body", "sidebar", "rotated"})
-MOVED_BY_AUTO = frozenset({"body", "sidebar"})
+MOVED_BY_AUTO = frozenset({"body"})
+MOVED_BY_AUTO_ASIDE_IN_BODY = frozenset({"body", "sidebar"})
 ASIDE_ROLES = frozenset({"Aside"})
 
 
@@ -107,7 +109,12 @@ def order_blocks(blocks: list[Block], order: str) -> tuple[list[Block], bool]:
     """The blocks in the requested order, and whether the structure tree decided it."""
     if order == "geometry" or not any(b.tag is not None for b in blocks):
         return blocks, False
-    roles = MOVED_BY_TAGS if order == "tags" else MOVED_BY_AUTO
+    if order == "tags":
+        roles = MOVED_BY_TAGS
+    elif any(b.role == "body" and _in_aside(b) for b in blocks):
+        roles = MOVED_BY_AUTO_ASIDE_IN_BODY
+    else:
+        roles = MOVED_BY_AUTO
     places = [i for i, b in enumerate(blocks) if b.role in roles]
     moving = [blocks[i] for i in places]
     by_tags = _sorted_by_tags(moving)
