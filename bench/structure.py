@@ -14,6 +14,7 @@ the source), each tool's Markdown is parsed and scored:
     tables     cell accuracy: truth cells found with the same text at the same row and column
                of the best matching output table (empty rows and columns dropped on both sides)
     links      F1 of (text, URL)
+    figures    F1 of the alt texts written as image placeholders (![alt](…)) against the source's img alt
     text       word F1 (shared scorer, bench/score.py) of the Markdown with its markup taken
                off, and of Glyphline's plain reflow text
 --orders adds, for tagged files, the reflow text's word F1 and reading-order score with
@@ -43,7 +44,8 @@ LIST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$")
 TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 LINK = re.compile(r"(?<!!)\[((?:[^\[\]]|\\.)*)\]\(([^)\s]*)\)|<((?:https?|mailto):[^>\s]+)>")
 IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
-METRICS = ("heading_f1", "heading_text_f1", "list_f1", "list_depth_f1", "table_cells", "link_f1", "md_word_f1")
+METRICS = ("heading_f1", "heading_text_f1", "list_f1", "list_depth_f1", "table_cells", "link_f1", "figure_alt",
+           "md_word_f1")
 
 
 def _scorer():
@@ -167,6 +169,8 @@ def score(markdown: str, truth: dict, score_text) -> dict:
                             [(t, indents.index(indent)) for t, indent in found["items"]]),
         "table_cells": cell_accuracy(truth["tables"], found["tables"]),
         "link_f1": f1([(norm(t), u) for t, u in truth["links"]], found["links"]),
+        "figure_alt": f1([norm(alt) for alt in truth["figures"]],
+                         [norm(m.group(1)) for m in re.finditer(r"!\[([^\]]*)\]\(", markdown) if m.group(1).strip()]),
         "md_word_f1": score_text(truth["text"], plain(markdown))["word_f1"],
     }
 
