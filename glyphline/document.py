@@ -51,7 +51,7 @@ class _WarningCollector(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         if len(self.sink) < self.cap:
-            self.sink.append(warning("repaired", detail=_OBJECT_ADDRESS.sub(r"\1)", record.getMessage())[:190]))
+            self.sink.append(warning("repaired", detail=_OBJECT_ADDRESS.sub(r"\1)", record.getMessage())[:200]))
 
 
 # pypdf's messages print IndirectObject(num, gen, id(pdf)): the address changes from run to run
