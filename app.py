@@ -148,7 +148,7 @@ def _result_message(job_id: int, result: Any, seconds: float) -> dict[str, Any]:
         "warnings": [str(w) for w in result.warnings],
         # the same warnings with stable codes and parameters: the page words them in its language
         "notices": [n.as_message() for n in notices(
-            [str(w) for w in result.document_warnings], [(int(p.number), [str(w) for w in p.warnings]) for p in result.pages])],
+            result.document_warnings, [(int(p.number), p.warnings) for p in result.pages])],
         "seconds": round(seconds, 4),
     }
 

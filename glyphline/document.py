@@ -24,6 +24,7 @@ from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
 from .fonts.style import FontStyle
 from .glyph import Glyph
 from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
+from .notices import warning
 from .pdfobjects import resolve
 
 DEFAULT_MEDIA_BOX = (0.0, 0.0, 612.0, 792.0)  # US Letter: what viewers assume when /MediaBox is missing
@@ -50,7 +51,7 @@ class _WarningCollector(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         if len(self.sink) < self.cap:
-            self.sink.append("repaired: " + _OBJECT_ADDRESS.sub(r"\1)", record.getMessage())[:200])
+            self.sink.append(warning("repaired", detail=_OBJECT_ADDRESS.sub(r"\1)", record.getMessage())[:200]))
 
 
 # pypdf's messages print IndirectObject(num, gen, id(pdf)): the address changes from run to run
@@ -396,7 +397,7 @@ class Document:
                 raise
             except Exception as exc:
                 if len(env.warnings) == before:   # a failing filter has already said which one
-                    env.warnings.append(f"content stream {index + 1} could not be decoded ({short_error(exc)}); it was skipped")
+                    env.warnings.append(warning("content-stream-skipped", index=index + 1, reason=short_error(exc)))
         # segments are one stream (ISO 32000-1 §7.8.2): a token may straddle a boundary, so join with whitespace only
         return b"\n".join(parts)
 
@@ -440,15 +441,15 @@ class Document:
                 try:
                     source.draw(source_input, glyphs)
                 except PageBudgetExceeded as exc:
-                    warnings.append(source.stopped.format(page=page.number, reason=f"{exc} (limit {exc.limit})"))
+                    warnings.append(warning(source.stopped, page=page.number, reason=f"{exc} (limit {exc.limit})"))
                     break   # the sources after it would find the budget spent too
                 except BudgetExceeded:
                     raise
                 except RecursionError as exc:
-                    message = source.nested or source.failed
-                    warnings.append(message.format(page=page.number, reason=short_error(exc)))
+                    kind = source.nested or source.failed
+                    warnings.append(warning(kind, page=page.number, reason=short_error(exc)))
                 except Exception as exc:
-                    warnings.append(source.failed.format(page=page.number, reason=short_error(exc)))
+                    warnings.append(warning(source.failed, page=page.number, reason=short_error(exc)))
         return self._finish(page, env, glyphs)
 
     def _finish(self, page: Page, env: PageEnv, glyphs: list[Glyph]) -> list[Glyph]:
@@ -457,13 +458,12 @@ class Document:
         page._unmapped_glyphs = env.undecodable
         page._hidden_glyphs = env.hidden_glyphs
         if env.hidden_glyphs:
-            warnings.append(f"{env.hidden_glyphs} glyph(s) on page {page.number} are in optional content "
-                            f"(layers) hidden when the document opens and were left out")
+            warnings.append(warning("hidden-layers", count=env.hidden_glyphs, page=page.number))
         page._ocr = env.ocr
         if env.ocr is not None:
             self._recognised[page.number] = page
         if env.undecodable:
-            warnings.append(f"{env.undecodable} glyph(s) on page {page.number} have no Unicode mapping and were left out")
+            warnings.append(warning("unmapped-glyphs", count=env.undecodable, page=page.number))
         del warnings[MAX_PAGE_WARNINGS:]
         return glyphs
 
@@ -495,7 +495,7 @@ class Document:
                     structure = read_structure(root, [record.obj for record in self._records])
             except Exception as exc:  # the tags are a help to ordering, never a reason to fail
                 structure = None
-                self.warnings.append(f"the structure tree could not be read ({short_error(exc)})")
+                self.warnings.append(warning("structure-unreadable-short", reason=short_error(exc)))
             if structure is not None:
                 self.warnings.extend(w for w in structure.warnings if w not in self.warnings)
             self._structure = (structure,)

@@ -25,6 +25,7 @@ from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
 from .layout.structure import HeadingStyles, heading_styles, mark_structure
 from .limits import Limits
+from .notices import on_page, warning
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
@@ -129,7 +130,7 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
             beyond.add(max(start, page_count + 1))
     warnings = []
     if beyond:
-        warnings.append(f"the document has {page_count} page(s); pages from {min(beyond)} on were asked for and skipped")
+        warnings.append(warning("pages-beyond-end", count=page_count, first=min(beyond)))
     return sorted(chosen), warnings
 
 
@@ -354,7 +355,7 @@ def _analyse_page(document: Document, number: int, doc_stats=None, order: str = 
             raise
         layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage,
                                  unmapped_glyphs=page.unmapped_glyphs)
-        failure.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
+        failure.append(warning("layout-failed", page=number, reason=short_error(exc)))
     if page.ocr is not None:
         layout.ocr = page.ocr
         attach_confidence(layout, page.ocr)
@@ -381,7 +382,7 @@ def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, li
 
 def _order_warnings(document: Document, options: ExtractOptions) -> list[str]:
     if options.order == "tags" and document.structure is None:
-        return ["the document is not tagged (no structure tree): the page layout gives its reading order"]
+        return [warning("not-tagged")]
     return []
 
 
@@ -395,7 +396,7 @@ def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence:
             raise
         headings = HeadingStyles()
         for _, warnings, _ in analysed[:1]:
-            warnings.append(f"the document's headings could not be ranked ({short_error(exc)})")
+            warnings.append(warning("headings-unranked", reason=short_error(exc)))
     for layout, warnings, _ in analysed:
         try:
             mark_structure(layout, headings)
@@ -403,8 +404,7 @@ def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence:
             if _debugging():
                 raise
             layout.blocks = [replace(block, kind="paragraph", level=0, marker="") for block in layout.blocks]
-            warnings.append(f"page {layout.number}: its structure could not be found ({short_error(exc)}); "
-                            "its blocks are given as paragraphs")
+            warnings.append(warning("structure-failed", page=layout.number, reason=short_error(exc)))
 
 
 def _dehyphenating(options: ExtractOptions) -> bool:
@@ -426,7 +426,7 @@ def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation:
         if _debugging():
             raise
         text = ""
-        warnings = warnings + [f"page {layout.number} could not be rendered ({short_error(exc)}); it is left empty"]
+        warnings = warnings + [warning("render-failed", page=layout.number, reason=short_error(exc))]
     return PageResult(number=layout.number, text=text, char_count=layout.char_count, warnings=warnings, scan=scan,
                       unmapped=unmapped, unmapped_glyphs=layout.unmapped_glyphs, hidden_glyphs=layout.hidden_glyphs,
                       rotation=rotation, ocr=layout.ocr.as_dict() if layout.ocr is not None else None)
@@ -441,11 +441,7 @@ def _lacks_mapping(layout: PageLayout) -> bool:
 
 
 def _page_warnings(results: list[PageResult]) -> list[str]:
-    out = []
-    for result in results:
-        prefix = f"page {result.number}"
-        out.extend(w if w.startswith((prefix + " ", prefix + ":")) else f"{prefix}: {w}" for w in result.warnings)
-    return out
+    return [on_page(w, result.number) for result in results for w in result.warnings]
 
 
 def _page_list(numbers: list[int]) -> str:

@@ -18,12 +18,15 @@ there once per process:
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from pypdf.errors import LimitReachedError
+
+from .notices import EngineWarning, warning
 
 DEFAULT_STREAM_SECONDS = 30.0   # one stream may take as long as a whole page (Limits.seconds_per_page)
 
@@ -107,7 +110,7 @@ def brotli_decode(data: bytes, limit: int) -> bytes:
     except pure.BrotliError as exc:
         if not exc.partial:
             raise
-        _report(f"a /BrotliDecode stream is damaged ({exc}); the {len(exc.partial)} bytes before the damage are used")
+        _report(warning("brotli-damaged", reason=str(exc), kept=len(exc.partial)))
         return exc.partial
 
 
@@ -144,14 +147,19 @@ def _describe(stream) -> str:
     return f"stream {ref.idnum} {ref.generation} R" if ref is not None else "an inline stream"
 
 
-def failure_message(stream, exc: BaseException) -> str:
-    """One sentence naming the stream and the filter that failed."""
+# a failure this build can do nothing about (a decoder it lacks), as opposed to a damaged stream
+_MISSING_DECODER = re.compile(r"DependencyError|NotImplementedError|cannot decode|is deprecated and has been removed")
+
+
+def failure_message(stream, exc: BaseException) -> EngineWarning:
+    """The warning naming the stream and the filter that failed."""
     text = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
     if isinstance(exc, NotImplementedError) and "filter" in text.lower():
-        name = text.split()[-1]
-        return f"{_describe(stream)} uses the filter {name}, which Glyphline cannot decode; its content is missing"
+        return warning("filter-unsupported", stream=_describe(stream), filter=text.split()[-1])
     names = " ".join(_filter_names(stream)) or "its filter"
-    return f"{_describe(stream)} could not be decoded with {names} ({type(exc).__name__}: {text}); its content is missing"
+    reason = f"{type(exc).__name__}: {text}"
+    kind = "decoder-missing" if _MISSING_DECODER.search(reason) else "stream-undecodable"
+    return warning(kind, stream=_describe(stream), filter=names, reason=reason)
 
 
 def install() -> None:

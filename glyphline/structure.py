@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
+from .notices import warning
 from .pdfobjects import resolve
 
 MAX_STRUCT_NODES = 500_000     # elements + content items read from one tree (a 1,000-page book has ~10⁵)
@@ -78,10 +79,9 @@ def read_structure(root: Any, pages: list) -> Structure | None:
     try:
         reader.walk()
     except (_TreeTooLarge, RecursionError) as exc:
-        return Structure(warnings=[f"the structure tree was not used ({exc}); reading order comes from the page layout"])
+        return Structure(warnings=[warning("structure-unused", reason=str(exc))])
     except Exception as exc:  # a damaged tree costs the tags, never the text
-        return Structure(warnings=[f"the structure tree could not be read ({type(exc).__name__}); "
-                                   "reading order comes from the page layout"])
+        return Structure(warnings=[warning("structure-unreadable", reason=type(exc).__name__)])
     return reader.structure
 
 

@@ -1,5 +1,5 @@
-"""Warnings with stable codes (glyphline/notices.py): what the engine writes is read back into a
-code, parameters and a page, the English sentence kept; the web app words every code in EN and DE."""
+"""Warnings with stable codes (glyphline/notices.py): the engine makes each warning with its code and
+parameters, the English sentence kept; the web app words every code in EN and DE."""
 from __future__ import annotations
 
 import re
@@ -45,18 +45,59 @@ def test_the_page_prefix_of_result_warnings_gives_the_page():
     assert prefixed and all(n.page == 2 and n.code != OTHER for n in prefixed)
 
 
-@pytest.mark.parametrize("text, code, params", [
-    ("page 3: stream 6 0 R could not be decoded with /JBIG2Decode (DependencyError: jbig2dec binary is not "
-     "available.); its content is missing", "filter-unsupported", {"filter": "/JBIG2Decode"}),
-    ("stream 4 0 R could not be decoded with /LZWDecode (PdfStreamError: LZW code 417 out of range); its content "
-     "is missing", "stream-undecodable", {"filter": "/LZWDecode"}),
-    ("7 glyph(s) on page 5 have no Unicode mapping and were left out", "unmapped-glyphs", {"count": 7}),
-    ("repaired: incorrect startxref pointer(3)", "repaired", {"detail": "incorrect startxref pointer(3)"}),
+class _Stream(dict):
+    indirect_reference = None
+
+
+@pytest.mark.parametrize("exc, code", [
+    (__import__("pypdf").errors.DependencyError("jbig2dec binary is not available."), "filter-unsupported"),
+    (NotImplementedError("unsupported filter /Crypt2"), "filter-unsupported"),
+    (__import__("pypdf").errors.PdfStreamError("LZW code 417 out of range"), "stream-undecodable"),
 ])
-def test_filter_and_repair_sentences(text, code, params):
-    found = notice(text)
-    assert found.code == code
-    assert params.items() <= found.params.items()
+def test_a_failing_filter_is_coded_where_it_fails(exc, code):
+    from pypdf.generic import NameObject
+
+    from glyphline.filters import failure_message
+
+    stream = _Stream({"/Filter": NameObject("/LZWDecode")})
+    found = notice(failure_message(stream, exc))
+    assert found.code == code and found.text.startswith("an inline stream ")
+    assert found.text.endswith("its content is missing")
+
+
+def test_a_repair_by_pypdf_is_coded_with_its_detail():
+    import logging
+
+    from glyphline.document import _WarningCollector
+
+    sink: list[str] = []
+    _WarningCollector(sink, 10).emit(logging.LogRecord("pypdf", logging.WARNING, "", 0, "incorrect startxref pointer(3)",
+                                                       None, None))
+    found = notice(sink[0])
+    assert (found.code, found.params, found.text) == (
+        "repaired", {"detail": "incorrect startxref pointer(3)"}, "repaired: incorrect startxref pointer(3)")
+
+
+def test_a_warning_keeps_its_code_across_processes_and_in_the_page_list():
+    import pickle
+
+    from glyphline.notices import on_page, warning
+
+    made = warning("ocr-unsure", page=2, confidence=41)
+    again = pickle.loads(pickle.dumps(made))
+    assert (again, again.code, again.params) == (made, "ocr-unsure", {"page": 2, "confidence": 41})
+    listed = on_page(warning("font-unloadable", font="F2"), 3)
+    assert listed == "page 3: font /F2 could not be loaded; its text is skipped"
+    assert (notice(listed).code, notice(listed).page, notice(listed).params) == ("font-unloadable", 3, {"font": "F2"})
+
+
+def test_every_kind_of_warning_is_made_somewhere_in_the_engine():
+    from glyphline.notices import SENTENCES
+
+    source = "\n".join(path.read_text(encoding="utf-8") for path in (REPO / "glyphline").rglob("*.py")
+                       if path.name != "notices.py")
+    unused = [kind for kind in SENTENCES if f'"{kind}"' not in source]
+    assert unused == []
 
 
 def test_an_unknown_sentence_is_other_and_keeps_its_text():
@@ -104,11 +145,14 @@ def test_the_warnings_of_hidden_layers_and_untagged_order_are_coded_from_the_eng
     assert "not-tagged" in codes and OTHER not in codes
 
 
-@pytest.mark.parametrize("text, code", [
-    ("page 2: OCR is unsure of this page (mean word confidence 41 of 100); check its text against the scan",
-     "ocr-unsure"),
-    ("page 4: OCR skipped a JBIG2 image; no page renderer is available", "ocr-skipped"),
-    ("the structure tree could not be read (KeyError); reading order comes from the page layout", "structure-unused"),
+@pytest.mark.parametrize("kind, params, code", [
+    ("ocr-unsure", {"page": 2, "confidence": 41}, "ocr-unsure"),
+    ("ocr-skipped", {"page": 4, "detail": "a JBIG2 image"}, "ocr-skipped"),
+    ("structure-unreadable", {"reason": "KeyError"}, "structure-unused"),
+    ("decoder-missing", {"stream": "stream 6 0 R", "filter": "/JBIG2Decode", "reason": "DependencyError: x"},
+     "filter-unsupported"),
 ])
-def test_ocr_and_structure_sentences(text, code):
-    assert notice(text).code == code
+def test_kinds_that_share_a_code(kind, params, code):
+    from glyphline.notices import warning
+
+    assert notice(warning(kind, **params)).code == code

@@ -25,6 +25,7 @@ from ..errors import BudgetExceeded
 from ..fonts.standard14 import metrics, standard_name
 from ..glyph import ANNOTATION, Glyph
 from ..limits import PageBudgetExceeded
+from ..notices import warning
 from ..pdfobjects import resolve
 from .env import PageEnv
 from .interpreter import IDENTITY, _matrix, _multiply, decode_text_string, interpret
@@ -68,7 +69,7 @@ def annotation_glyphs(page_obj, acroform, page_matrix: tuple, env: PageEnv, out:
         return
     limit = env.limits.annotations_per_page
     if len(annots) > limit:
-        env.warnings.append(f"the page has {len(annots)} annotations; only the first {limit} were read")
+        env.warnings.append(warning("annotations-capped", count=len(annots), limit=limit))
         annots = annots[:limit]
     form = _FormDefaults(acroform)
     problems: list[str] = []
@@ -89,7 +90,7 @@ def annotation_glyphs(page_obj, acroform, page_matrix: tuple, env: PageEnv, out:
     if problems:
         listed = "; ".join(problems[:MAX_PROBLEMS_LISTED])
         more = f" (+{len(problems) - MAX_PROBLEMS_LISTED} more)" if len(problems) > MAX_PROBLEMS_LISTED else ""
-        env.warnings.append(f"{len(problems)} annotation(s) skipped: {listed}{more}")
+        env.warnings.append(warning("annotations-skipped", count=len(problems), detail=listed + more))
 
 
 def xfa_warning(catalog) -> str | None:
@@ -104,8 +105,7 @@ def xfa_warning(catalog) -> str | None:
         return None
     fields = resolve(acroform.get("/Fields")) if hasattr(acroform, "get") else None
     if needs_rendering or not fields:
-        return ("this file is an XFA form: its field contents are not in the PDF pages "
-                "(only an XFA-capable viewer such as Adobe Reader shows them)")
+        return warning("xfa-form")
     return None
 
 

@@ -20,6 +20,7 @@ from ..errors import BudgetExceeded
 from ..fonts.base import Font
 from ..glyph import ACTUAL_TEXT, FALLBACK_DESCENT_SHARE, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
 from ..limits import PageBudgetExceeded
+from ..notices import warning
 from ..pdfobjects import resolve
 from .env import PageEnv
 from .lexer import TEXT_RUN, iter_operations
@@ -306,7 +307,7 @@ class _Interpreter:
                 self.malformed(operator)
 
     def malformed(self, operator: bytes) -> None:
-        self.warn("malformed", f"malformed content operators skipped (first: {operator.decode('latin-1')})")
+        self.warn("malformed", warning("malformed-operators", operator=operator.decode('latin-1')))
 
     def warn(self, key, message: str) -> None:
         if key not in self.warned and len(self.warned) < MAX_WARNINGS:
@@ -420,7 +421,7 @@ class _Interpreter:
     def load_font(self, name: str) -> Font | None:
         font_dict = self.lookup("/Font", name)
         if font_dict is None:
-            self.warn(("font", name), f"font /{name} is not in the page resources")
+            self.warn(("font", name), warning("font-not-in-resources", font=name))
         try:
             font = self.env.load_font(font_dict, name)
         except _BUDGET_ERRORS:
@@ -428,7 +429,7 @@ class _Interpreter:
         except Exception:
             font = None
         if not isinstance(font, Font):
-            self.warn(("font", name), f"font /{name} could not be loaded; its text is skipped")
+            self.warn(("font", name), warning("font-unloadable", font=name))
             return None
         return font
 
@@ -573,7 +574,7 @@ class _Interpreter:
         if setup is None:
             font = self.font
             if font is None:
-                self.warn("no font", "text shown without a usable font is skipped")
+                self.warn("no font", warning("text-without-font"))
             else:
                 self.show_vertical(font, items)
             return
@@ -997,11 +998,10 @@ class _Interpreter:
         reference = getattr(xobject, "indirect_reference", None)
         key = (reference.idnum, reference.generation) if reference is not None else id(xobject)
         if key in self.forms:
-            self.warn(("form cycle", key), f"Form XObject /{name} draws itself; the repeat is skipped")
+            self.warn(("form cycle", key), warning("form-cycle", name=name))
             return
         if len(self.forms) >= self.env.limits.form_depth:
-            self.warn("form depth",
-                      f"Form XObjects nested deeper than {self.env.limits.form_depth}; deeper ones skipped")
+            self.warn("form depth", warning("form-too-deep", limit=self.env.limits.form_depth))
             return
         content = self.form_contents.get(key)
         if content is None:
@@ -1010,7 +1010,7 @@ class _Interpreter:
             except _BUDGET_ERRORS:
                 raise
             except Exception:
-                self.warn(("form unreadable", name), f"Form XObject /{name} could not be read")
+                self.warn(("form unreadable", name), warning("form-unreadable", name=name))
                 return
             if not isinstance(content, bytes):
                 return

@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 from ..glyph import OCR, Glyph
 from ..images import PageImage, UnsupportedImage, page_image
 from ..limits import PageBudgetExceeded
+from ..notices import warning
 from ..textlayer import lacks_text_layer
 
 OCR_FONT = "OCR"
@@ -121,8 +122,7 @@ def ocr_glyphs(page, out: list[Glyph]) -> None:
     if report.images:
         env.ocr = report
         if report.boxes and report.mean_confidence < PAGE_CONFIDENCE_FLOOR:
-            env.warnings.append(f"page {page.number}: OCR is unsure of this page (mean word confidence "
-                                f"{report.mean_confidence:.0f} of 100); check its text against the scan")
+            env.warnings.append(warning("ocr-unsure", page=page.number, confidence=round(report.mean_confidence)))
 
 
 def _page_images(page, engine: OcrEngine, width: float, height: float, report: OcrReport):
@@ -151,7 +151,7 @@ def _page_images(page, engine: OcrEngine, width: float, height: float, report: O
             report.rendered = True
             return [(rendered, (width, 0.0, 0.0, -height, 0.0, height))]
     if problems:
-        env.warnings.append(f"page {page.number}: OCR skipped {problems[0]}; no page renderer is available")
+        env.warnings.append(warning("ocr-skipped", page=page.number, detail=problems[0]))
     return placed
 
 

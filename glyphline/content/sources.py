@@ -38,9 +38,10 @@ class PageInput:
 class GlyphSource:
     name: str
     draw: Callable[[PageInput, list[Glyph]], None]   # appends the source's glyphs to the list
-    stopped: str    # the warning when a page budget ran out: {page}, {reason}
-    failed: str     # the warning when the source broke midway: {page}, {reason}
-    nested: str | None = None   # the warning when it recursed too deeply: {page} (None: as `failed`)
+    # kinds of warning (glyphline.notices.SENTENCES), each given `page` and `reason`:
+    stopped: str    # a page budget ran out
+    failed: str     # the source broke midway
+    nested: str | None = None   # it recursed too deeply (None: as `failed`)
 
 
 def _content_glyphs(page: PageInput, out: list[Glyph]) -> None:
@@ -58,14 +59,11 @@ def _annotation_glyphs(page: PageInput, out: list[Glyph]) -> None:
 
 CONTENT = GlyphSource(
     "content", _content_glyphs,
-    stopped="page {page} stopped early: {reason}; the text before that point is kept",
-    failed="page {page} failed midway ({reason}); the text decoded before that point is kept",
-    nested="page {page} is nested too deeply; the text decoded before that point is kept",
+    stopped="page-stopped-early", failed="page-failed-midway", nested="page-nested-too-deep",
 )
 ANNOTATIONS = GlyphSource(
     "annotations", _annotation_glyphs,
-    stopped="page {page}: annotations stopped early: {reason}; the text before that point is kept",
-    failed="page {page}: the annotations could not be read ({reason})",  # each annotation is guarded inside
+    stopped="annotations-stopped", failed="annotations-failed",  # each annotation is guarded inside
 )
 
 
@@ -77,8 +75,7 @@ def _ocr_glyphs(page: PageInput, out: list[Glyph]) -> None:
 
 OCR_WORDS = GlyphSource(
     "ocr", _ocr_glyphs,
-    stopped="page {page}: OCR stopped early: {reason}; the words read before that point are kept",
-    failed="page {page}: OCR failed ({reason}); the page has no text layer",
+    stopped="ocr-stopped", failed="ocr-failed",
 )
 
 
