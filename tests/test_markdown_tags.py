@@ -154,3 +154,11 @@ def test_auto_keeps_sidebars_last_unless_geometry_read_the_trees_aside_as_body()
     assert _narrow_column_page(below_in_aside=False) == ["main", "the", "side"]   # an infobox: read last
     # the tree says the text below is the aside: geometry took the wrong column for the sidebar
     assert _narrow_column_page(below_in_aside=True) == ["main", "side", "the"]
+
+
+def test_text_the_tree_names_no_block_for_keeps_the_geometric_rules():
+    # a tree that tags a whole page as one Sect (no paragraph, heading or list elements in it)
+    spans = [(0, line(72, 720, "Annual report", "F2", 16)), (0, line(72, 690, BODY)),
+             (0, line(72, 660, "\xb7 Rinse the boat")), (0, line(72, 646, "\xb7 Sign back in"))]
+    text = markdown(tagged_pdf(spans, [("H2", []), ("Sect", [0])]))
+    assert "# Annual report" in text and "- Rinse the boat\n- Sign back in" in text

@@ -13,6 +13,7 @@ after the block it followed in the geometric order.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Mapping
 from operator import attrgetter
@@ -89,13 +90,19 @@ def tag_words(words: list[Word], glyphs: list[Glyph], tags: Mapping[int, Tag]) -
     if None not in named and len({tag.element for tag in named}) == 1:   # one element across the line (most lines)
         tag = min(named, key=attrgetter("order"))
         return [word._replace(tag=tag) for word in words]
+    # glyph centres sorted along the line's longer axis: each word looks only at those in its span
+    across = abs(glyphs[0].dy) > abs(glyphs[0].dx)
+    centres = sorted((((g.y + g.end_y) / 2, (g.x + g.end_x) / 2) if across else ((g.x + g.end_x) / 2, (g.y + g.end_y) / 2),
+                      g.mcid) for g in glyphs if g.mcid >= 0)
+    keys = [c[0][0] for c in centres]
     out = []
     for word in words:
+        low, high, side_low, side_high = (word.y0, word.y1, word.x0, word.x1) if across else \
+            (word.x0, word.x1, word.y0, word.y1)
         votes: Counter[int] = Counter()
-        for g in glyphs:
-            x, y = (g.x + g.end_x) / 2, (g.y + g.end_y) / 2
-            if g.mcid >= 0 and word.x0 <= x <= word.x1 and word.y0 <= y <= word.y1:
-                votes[g.mcid] += 1
+        for (_, side), mcid in centres[bisect_left(keys, low):bisect_right(keys, high)]:
+            if side_low <= side <= side_high:
+                votes[mcid] += 1
         tag = None
         for mcid, _ in votes.most_common():
             tag = tags.get(mcid)
