@@ -14,11 +14,11 @@ carrying a tag (layout.tagged.tag_words) joins its element's group instead:
     anything else    a paragraph (P, Caption, Figure text …), which layout.structure may still
                      find a heading or list item in where the tree never uses those roles
 
-Words named by no block element (straight under a Sect, a Div) count as untagged.
-A group stands where its first word stood. A grid geometry found stays as it is when the
-document's tree never uses Table (it did not tag its tables). Words without a tag (artifacts: running headers,
-page numbers) keep their geometric blocks. A Figure with /Alt becomes a `figure` block (its alt
-in `marker`) placed by the tree's order among the groups.
+A group stands where its first word stood. Words without a tag (artifacts: running headers,
+page numbers), and words named by no block element (straight under a Sect or a Div), keep
+their geometric blocks. A grid geometry found stays as it is when the document's tree never
+uses Table (it did not tag its tables). A Figure with /Alt becomes a `figure` block (its alt in
+`marker`) placed by the tree's order among the groups.
 """
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ from .model import Block, Line, Word
 
 HEADING_ROLES = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6, "H": 1, "Title": 1}
 LIST_ROLES = frozenset({"L", "LI", "Lbl", "LBody"})
-TABLE_ROLES = frozenset({"Table", "TR", "TH", "TD"})
 CELL_ROLES = frozenset({"TH", "TD"})
 DRAWN_BULLET = "•"   # the marker of a tagged list item whose Lbl has no text (a bullet drawn as a path)
 
@@ -60,7 +59,8 @@ def tree_roles(blocks: list[Block]) -> set[str]:
 
 
 def has_tagged_words(blocks: list[Block]) -> bool:
-    return any(word.tag is not None for block in blocks for line in block.lines for word in line.words)
+    """Does the tree name a block for any word of the page (else there is nothing to regroup)?"""
+    return any(_named(word) for block in blocks for line in block.lines for word in line.words)
 
 
 def regroup_by_tags(blocks: list[Block], figures: list[Tag], tree_tables: bool = True) -> list[Block]:
@@ -76,10 +76,12 @@ def regroup_by_tags(blocks: list[Block], figures: list[Tag], tree_tables: bool =
             line_number += len(block.lines)
             continue
         untagged: list[Line] = []
+        whole = True   # no word of the block joined a group
         for line in block.lines:
             line_number += 1
             line_boxes[line_number] = line
             rest = [w for w in line.words if not _named(w)]
+            whole = whole and len(rest) == len(line.words)
             if rest:
                 untagged.append(replace(line, words=rest) if len(rest) < len(line.words) else line)
             for word in line.words:
@@ -92,9 +94,10 @@ def regroup_by_tags(blocks: list[Block], figures: list[Tag], tree_tables: bool =
                     out.append(key)
                 group.first_order = min(group.first_order, word.tag.order)
                 _add(group, word, line_number)
-        if untagged:
-            out.append(replace(block, lines=untagged, cells=[], table=-1) if len(untagged) < len(block.lines)
-                       or block.table < 0 else replace(block, lines=untagged))
+        if whole:
+            out.append(block)
+        elif untagged:   # what is left of it: a paragraph (its table cells, if any, are gone with the rest)
+            out.append(replace(block, lines=untagged, cells=[], table=-1))
     next_table = 1 + max((b.table for b in blocks), default=0)
     made: list[tuple[int, Block]] = []   # (tree order or -1, block)
     for item in out:
