@@ -209,9 +209,8 @@ def test_tounicode_range_increments_across_bytes_and_names_in_bfchar():
 
 def test_tounicode_huge_range_is_lazy_and_fast():
     data = cmap_bytes("1 beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange", "<00000000> <FFFFFFFF>")
-    start = time.perf_counter()
     parsed = parse_cmap(data, 10)
-    assert time.perf_counter() - start < 1.0
+    assert len(parsed.unicode) == 0 and len(parsed._unicode_ranges) == 1   # kept as one range, never expanded
     assert parsed.to_unicode(0) == "A" and parsed.to_unicode(1) == "B"
     assert parsed.to_unicode(0x4E00 - 0x41) == "\u4e00"
     assert parsed.to_unicode(0xFFBF) is None          # past U+FFFF: no longer fits the destination
