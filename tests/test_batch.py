@@ -215,3 +215,70 @@ def test_a_task_that_dies_on_the_cluster_becomes_a_record_and_the_run_goes_on(tm
         records = {r["source"]: r for r in batch.map_on_dask(client, paths, retries=0)}
     assert records[paths[1]]["status"] == "worker-died" and "KilledWorker" in records[paths[1]]["error"]
     assert [records[p]["status"] for p in (paths[0], paths[2])] == ["ok", "ok"]
+
+
+# ----------------------------------------------------------------------------- a LocalCluster of 2 worker processes
+
+try:
+    from distributed.diagnostics.plugin import WorkerPlugin
+except ImportError:   # without the dask extra the cluster tests skip
+    WorkerPlugin = object
+
+
+class HostileEngine(WorkerPlugin):
+    """A Dask worker plugin: every worker (restarted ones too) gets hostile_extract_text."""
+
+    def setup(self, worker):
+        batch.extract_text = hostile_extract_text
+
+
+@pytest.fixture(scope="module")
+def two_worker_cluster():
+    pytest.importorskip("distributed")
+    # a file that kills one worker is given up at once: the test needs no second death to see it
+    with batch.dask_client(batch.LOCAL, workers=2, worker_deaths=1) as client:
+        client.register_plugin(HostileEngine())
+        yield client
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+def test_two_workers_give_the_records_of_one_process_over_corpus_files(two_worker_cluster, corpus_dir):
+    paths = [str(p) for p in sorted((corpus_dir / "generated").glob("*/doc.pdf"))[:6]]
+    records = {r["source"]: r for r in batch.map_on_dask(two_worker_cluster, paths)}
+    workers = two_worker_cluster.run(os.getpid)
+    assert len(set(workers.values())) == 2
+    timing = ("seconds", "cpu_seconds")
+    for path in paths:
+        local = convert(path)
+        assert local["status"] == "ok" and local["text"]
+        assert {k: v for k, v in records[path].items() if k not in timing} == {k: v for k, v in local.items() if k not in timing}
+
+
+@pytest.mark.slow
+def test_on_the_cluster_a_hang_or_a_crash_costs_only_its_file(two_worker_cluster, tmp_path):
+    paths = []
+    for name, content in (("a.pdf", simple_page_pdf(b"Alpha")), ("hang.pdf", hostile_pdf(HANG)),
+                          ("crash.pdf", hostile_pdf(CRASH)), ("b.pdf", simple_page_pdf(b"Beta"))):
+        (tmp_path / name).write_bytes(content)
+        paths.append(str(tmp_path / name))
+    workers_before = two_worker_cluster.run(os.getpid)
+    records = {Path(r["source"]).name: r for r in batch.map_on_dask(two_worker_cluster, paths, max_seconds=1)}
+    assert {name: r["status"] for name, r in records.items()} == {
+        "a.pdf": "ok", "hang.pdf": "budget", "crash.pdf": "crashed", "b.pdf": "ok"}
+    assert two_worker_cluster.run(os.getpid) == workers_before   # no worker died: the children did
+
+
+@pytest.mark.slow
+def test_without_budgets_a_file_that_kills_its_worker_becomes_a_record(two_worker_cluster, tmp_path):
+    paths = []
+    for name, content in (("a.pdf", simple_page_pdf(b"Alpha")), ("crash.pdf", hostile_pdf(CRASH)),
+                          ("b.pdf", simple_page_pdf(b"Beta"))):
+        (tmp_path / name).write_bytes(content)
+        paths.append(str(tmp_path / name))
+    workers_before = two_worker_cluster.run(os.getpid)
+    records = {Path(r["source"]).name: r for r in batch.map_on_dask(two_worker_cluster, paths, max_seconds=None)}
+    assert records["crash.pdf"]["status"] == "worker-died" and "KilledWorker" in records["crash.pdf"]["error"]
+    assert [records[name]["text"].strip() for name in ("a.pdf", "b.pdf")] == ["Alpha", "Beta"]
+    two_worker_cluster.wait_for_workers(2, timeout=60)   # the nanny restarts the worker the file killed
+    assert two_worker_cluster.run(os.getpid) != workers_before
