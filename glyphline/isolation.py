@@ -7,9 +7,10 @@ and callers run in-process with their soft budgets.
 """
 from __future__ import annotations
 
+import functools
 import os
 import pickle
-import select
+import selectors
 import signal
 import sys
 import time
@@ -19,6 +20,7 @@ from typing import Any, Callable
 FORK_AVAILABLE = hasattr(os, "fork") and sys.platform not in ("emscripten", "wasi")
 MiB = 1024 * 1024
 READ_CHUNK_BYTES = 1 * MiB   # the child's pickled result is read in pieces while it is written
+PR_SET_PDEATHSIG = 1         # linux/prctl.h: the signal a child gets when the thread that forked it dies
 
 # how the child's run ended
 RETURNED = "returned"        # the function returned; `value` holds what it returned
@@ -42,20 +44,22 @@ def call_in_child(function: Callable[[], Any], *, max_seconds: float | None = No
     in the child). The result comes back pickled, so it must be picklable."""
     if not FORK_AVAILABLE:
         raise RuntimeError("call_in_child needs os.fork")
+    prctl, parent_pid = _linux_prctl(), os.getpid()
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:   # the child: never returns into the caller's code
         os.close(read_fd)
-        _run_child(write_fd, function, max_memory_mib)
+        _run_child(write_fd, function, max_memory_mib, prctl, parent_pid)
     os.close(write_fd)
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     chunks: list[bytes] = []
     timed_out = False
+    waiting = selectors.DefaultSelector()   # not select(): a busy worker's descriptors may pass 1024
+    waiting.register(read_fd, selectors.EVENT_READ)
     try:
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            readable, _, _ = select.select([read_fd], [], [], wait)
-            if not readable:
+            if not waiting.select(wait):
                 timed_out = True
                 _kill_quietly(pid)
                 break
@@ -67,6 +71,7 @@ def call_in_child(function: Callable[[], Any], *, max_seconds: float | None = No
         _kill_quietly(pid)
         raise
     finally:
+        waiting.close()
         os.close(read_fd)
         _, status, usage = os.wait4(pid, 0)
     cpu_seconds = round(usage.ru_utime + usage.ru_stime, 3)
@@ -83,10 +88,12 @@ def call_in_child(function: Callable[[], Any], *, max_seconds: float | None = No
     return ChildResult(DIED, detail=_ending(status), cpu_seconds=cpu_seconds)
 
 
-def _run_child(write_fd: int, function: Callable[[], Any], max_memory_mib: float | None) -> None:
+def _run_child(write_fd: int, function: Callable[[], Any], max_memory_mib: float | None, prctl,
+               parent_pid: int) -> None:
     code = 0
     try:
         try:
+            _die_with_parent(prctl, parent_pid)
             if max_memory_mib is not None:
                 _cap_memory(max_memory_mib)
             payload = pickle.dumps((True, function()), protocol=pickle.HIGHEST_PROTOCOL)
@@ -99,6 +106,29 @@ def _run_child(write_fd: int, function: Callable[[], Any], max_memory_mib: float
         code = 1
     finally:
         os._exit(code)
+
+
+@functools.cache
+def _linux_prctl():
+    """libc's prctl on Linux (looked up once, in the parent), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (ImportError, OSError, AttributeError):
+        return None
+
+
+def _die_with_parent(prctl, parent_pid: int) -> None:
+    """The kernel kills the child when its parent dies (a Dask worker restarted by its nanny), so
+    a hanging child never outlives the one that would have killed it."""
+    if prctl is None:
+        return
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:   # the parent died before prctl took effect
+        os._exit(1)
 
 
 def _cap_memory(max_memory_mib: float) -> None:

@@ -55,3 +55,43 @@ def test_the_childs_cpu_time_is_measured():
             pass
 
     assert call_in_child(busy).cpu_seconds >= 0.2
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")   # a zombie has ended
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_child_does_not_outlive_the_process_that_forked_it(tmp_path):
+    pid_file = tmp_path / "child.pid"
+
+    def hang():
+        pid_file.write_text(str(os.getpid()))
+        time.sleep(3600)
+
+    middle = os.fork()
+    if middle == 0:   # stands in for a Dask worker that is killed while its child hangs
+        try:
+            call_in_child(hang)
+        finally:
+            os._exit(0)
+    for _ in range(200):
+        if pid_file.exists() and pid_file.read_text():
+            break
+        time.sleep(0.05)
+    child = int(pid_file.read_text())
+    os.kill(middle, signal.SIGKILL)
+    os.waitpid(middle, 0)
+    try:
+        for _ in range(200):
+            if _gone(child):
+                break
+            time.sleep(0.05)
+        assert _gone(child)
+    finally:
+        if not _gone(child):   # the test failed: leave no sleeper behind
+            os.kill(child, signal.SIGKILL)
