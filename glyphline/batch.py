@@ -95,7 +95,7 @@ def convert_in_process(source: str | os.PathLike | bytes, options: ExtractOption
                        **option_values: Any) -> dict[str, Any]:
     """`convert` in this process: `max_seconds` is checked between pages, memory is not bounded."""
     started = time.perf_counter()
-    cpu_started = time.process_time()
+    cpu_started = time.thread_time()   # this thread's: a Dask worker's other threads are not the file's
     label = name or (BYTES_SOURCE if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source))
     record = _empty_record(label)
     try:
@@ -133,7 +133,7 @@ def convert_in_process(source: str | os.PathLike | bytes, options: ExtractOption
                for layout, page in zip(result.layouts, result.pages)],
     )
     record["seconds"] = round(time.perf_counter() - started, 3)
-    record["cpu_seconds"] = round(time.process_time() - cpu_started, 3)
+    record["cpu_seconds"] = round(time.thread_time() - cpu_started, 3)
     return record
 
 
@@ -364,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--order", default="auto", choices=ORDERS, help="reading order (see glyphline --help)")
     parser.add_argument("--no-pages", action="store_true", help="leave out the per-page JSON (smaller records)")
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_FILE_SECONDS, metavar="S",
-                        help=f"time budget of one file (default {DEFAULT_FILE_SECONDS:g}; status 'budget' past it)")
+                        help=f"time budget of one file (default {DEFAULT_FILE_SECONDS:g}; status 'budget' past it); "
+                             "0: none, and files are converted in this process, not a child per file")
     parser.add_argument("--max-memory", type=float, metavar="MIB",
                         help="memory budget of one file in MiB (status 'budget' past it; default none)")
     args = parser.parse_args(argv)
@@ -415,7 +416,7 @@ def _empty_record(source: str) -> dict[str, Any]:
 
 def _failed(record: dict[str, Any], status: str, message: str, started: float, cpu_started: float) -> dict[str, Any]:
     record.update(status=status, error=message, seconds=round(time.perf_counter() - started, 3),
-                  cpu_seconds=round(time.process_time() - cpu_started, 3))
+                  cpu_seconds=round(time.thread_time() - cpu_started, 3))
     return record
 
 
