@@ -44,7 +44,7 @@ def run(paths: list[str], workers: int, isolated: bool, memory_limit: str | None
 
     from glyphline.batch import map_on_dask
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                       memory_limit=memory_limit or "auto") as cluster, Client(cluster) as client:
         client.run(lambda: __import__("glyphline.batch"))   # start-up is not throughput: import first
         load_before = os.getloadavg()[0]

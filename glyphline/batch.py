@@ -46,6 +46,7 @@ STATUSES = (OK, SCAN, PASSWORD, NOT_PDF, DAMAGED, BUDGET, UNREADABLE, FAILED, CR
 JSONL, PARQUET = "jsonl", "parquet"   # output formats
 PARQUET_SHARD_RECORDS = 500  # records per Parquet shard: a few MB of text each, small enough to write as they come
 LOCAL = "local"              # --dask local: a LocalCluster on this machine
+FREE_PORT = ":0"             # its dashboard: any free port, another cluster here may hold Dask's 8787
 DEFAULT_LOCAL_WORKERS = 2
 DEFAULT_WORKER_DEATHS = 2    # a file that kills this many workers is given up: once may be bad luck, twice is the file
 BYTES_SOURCE = "<bytes>"     # the `source` of a record made from bytes without a name
@@ -330,7 +331,7 @@ def dask_client(address: str, *, workers: int = DEFAULT_LOCAL_WORKERS, worker_de
             yield client
         return
     with dask.config.set({"distributed.scheduler.allowed-failures": max(0, worker_deaths - 1)}), \
-            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=FREE_PORT) as cluster, \
             Client(cluster) as client:
         yield client
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -147,6 +148,14 @@ def test_parquet_shards_hold_every_record_with_one_schema(tmp_path):
     assert parquet.read_schema(shards[0]) == parquet.read_schema(shards[1])
 
 
+def test_parquet_without_pyarrow_says_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)   # as if it were not installed
+    (tmp_path / "a.pdf").write_bytes(simple_page_pdf(b"Alpha"))
+    assert batch.main([str(tmp_path / "a.pdf"), "--format", "parquet", "-o", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == (
+        "glyphline.batch: Parquet output needs pyarrow: pip install 'glyphline[dask]' (or pyarrow)\n")
+
+
 def test_parquet_needs_a_folder():
     with pytest.raises(SystemExit):
         batch.main(["x.pdf", "--format", "parquet"])
@@ -187,7 +196,7 @@ def test_dask_bag_and_a_local_cluster_give_one_record_per_file(tmp_path):
     bag_records = batch.to_dask_bag(paths, files_per_partition=2).compute(scheduler="sync")
     assert [r["status"] for r in bag_records] == ["ok", "ok", "ok", "not-pdf"]
 
-    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         records = list(batch.map_on_dask(client, paths))
     by_source = {r["source"]: r for r in records}
@@ -210,7 +219,7 @@ def test_a_task_that_dies_on_the_cluster_becomes_a_record_and_the_run_goes_on(tm
     for path in paths:
         with open(path, "wb") as f:
             f.write(simple_page_pdf(b"Fine"))
-    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         records = {r["source"]: r for r in batch.map_on_dask(client, paths, retries=0)}
     assert records[paths[1]]["status"] == "worker-died" and "KilledWorker" in records[paths[1]]["error"]
