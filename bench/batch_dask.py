@@ -1,17 +1,24 @@
 """glyphline.batch on a local Dask cluster: throughput with 1 and 2 workers, measured in the same run.
 
-    python bench/batch_dask.py [--files N] [--corpus DIR] [--memory-limit 400MiB]
+    python bench/batch_dask.py [--files N] [--corpus DIR] [--rounds R] [--configs 1,2,1-inprocess]
 
-Takes the first N PDFs of the corpus folder (sorted by path, default: the wild corpus), runs
-map_on_dask over them on a LocalCluster of one worker process and then of two (one thread
-each), and prints files per second and the ratio. With --memory-limit, workers over it are
-restarted by their nanny: the files that did it come back as "worker-died" records while the
-run goes on. Needs `pip install '.[dask]'`. Figures are only comparable within one run (the
-machine's other load counts).
+Takes N PDFs spread evenly over the corpus folder (sorted by path; default: the whole wild
+corpus), and runs map_on_dask over them on a LocalCluster of one worker process and then of two
+(one thread each), alternating for R rounds so that the machine's changing load falls on both.
+A config "W-inprocess" runs W workers without the per-file child process (no hard budgets), to
+show what the isolation costs. For each run it prints the wall time, files per second, the
+CPU-seconds the conversions took (the children's or workers' own user + system time), the
+parallel efficiency (conversion CPU / (wall × workers): 1.0 when every worker computed all the
+time), and the machine's load during the run from /proc/stat: the core-seconds all processes
+used out of (cores × wall), so the share other users took is stated, not guessed. With
+--memory-limit, workers over it are restarted by their nanny ("worker-died" records).
+Needs `pip install '.[dask]'`. Figures are only comparable within one run.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import sys
 import time
 from collections import Counter
@@ -20,35 +27,72 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "wild"
+FILE_SECONDS = 120.0   # per-file budget of the isolated runs: a hang must not stall the benchmark
 
 
-def run(paths: list[str], workers: int, memory_limit: str | None) -> tuple[float, Counter]:
+def machine_busy_seconds() -> tuple[float, float]:
+    """(busy, total) core-seconds since boot, all processes, from /proc/stat."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]   # idle + iowait
+    return (sum(fields[:8]) - idle) / ticks, sum(fields[:8]) / ticks
+
+
+def run(paths: list[str], workers: int, isolated: bool, memory_limit: str | None) -> dict:
     from distributed import Client, LocalCluster
 
     from glyphline.batch import map_on_dask
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                       memory_limit=memory_limit or "auto") as cluster, Client(cluster) as client:
         client.run(lambda: __import__("glyphline.batch"))   # start-up is not throughput: import first
+        load_before = os.getloadavg()[0]
+        busy_before, total_before = machine_busy_seconds()
         started = time.perf_counter()
-        statuses = Counter(record["status"] for record in map_on_dask(client, paths, max_seconds=60))
-        return time.perf_counter() - started, statuses
+        records = list(map_on_dask(client, paths, max_seconds=FILE_SECONDS if isolated else None))
+        wall = time.perf_counter() - started
+        busy_after, total_after = machine_busy_seconds()
+    cpu = sum(r["cpu_seconds"] for r in records)
+    return {"workers": workers, "isolated": isolated, "wall": wall, "cpu": cpu,
+            "statuses": Counter(r["status"] for r in records),
+            "machine_busy": (busy_after - busy_before) / (total_after - total_before),   # 0..1 of all cores
+            "load": (load_before + os.getloadavg()[0]) / 2}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=100)
+    parser.add_argument("--files", type=int, default=0, help="how many files, spread over the corpus (default: all)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--rounds", type=int, default=1, help="alternate the configs this many times")
+    parser.add_argument("--configs", default="1,2", help="comma-separated: W (isolated) or W-inprocess")
     parser.add_argument("--memory-limit", help="per worker, e.g. 400MiB (default: Dask's own)")
     args = parser.parse_args(argv)
-    paths = [str(p) for p in sorted(args.corpus.rglob("*.pdf"))[:args.files]]
-    times = {}
-    for workers in (1, 2):
-        seconds, statuses = run(paths, workers, args.memory_limit)
-        times[workers] = seconds
-        print(f"{workers} worker(s): {len(paths)} files in {seconds:.1f} s, {len(paths) / seconds:.2f} files/s; "
-              + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())), flush=True)
-    print(f"throughput 2 workers / 1 worker: {times[1] / times[2]:.2f}×")
+    every = sorted(str(p) for p in args.corpus.rglob("*.pdf"))
+    step = max(1, len(every) // args.files) if args.files else 1
+    paths = every[::step][:args.files or None]
+    configs = [(int(c.split("-")[0]), not c.endswith("-inprocess")) for c in args.configs.split(",")]
+    cores = os.cpu_count() or 1
+    print(f"{len(paths)} files of {args.corpus} (every {step}), {cores} cores, load average "
+          f"{os.getloadavg()[0]:.1f} at the start", flush=True)
+    results: dict[tuple[int, bool], list[dict]] = {config: [] for config in configs}
+    for round_number in range(1, args.rounds + 1):
+        for workers, isolated in configs:
+            r = run(paths, workers, isolated, args.memory_limit)
+            results[(workers, isolated)].append(r)
+            print(f"round {round_number}, {workers} worker(s){'' if isolated else ' in-process'}: "
+                  f"{r['wall']:.1f} s wall, {len(paths) / r['wall']:.2f} files/s, "
+                  f"conversion CPU {r['cpu']:.1f} s ({1000 * r['cpu'] / len(paths):.0f} ms/file), "
+                  f"parallel efficiency {r['cpu'] / (r['wall'] * workers):.2f}; machine {100 * r['machine_busy']:.0f} % "
+                  f"busy ({r['machine_busy'] * cores * r['wall'] - r['cpu']:.0f} core-s not ours), "
+                  f"load {r['load']:.1f}; " + ", ".join(f"{n} {s}" for s, n in sorted(r["statuses"].items())),
+                  flush=True)
+    median_wall = {config: statistics.median(r["wall"] for r in runs) for config, runs in results.items()}
+    if (1, True) in median_wall and (2, True) in median_wall:
+        print(f"throughput 2 workers / 1 worker (median wall of {args.rounds} round(s)): "
+              f"{median_wall[(1, True)] / median_wall[(2, True)]:.2f}×")
+    if (1, True) in median_wall and (1, False) in median_wall:
+        print(f"isolation cost, 1 worker: wall ×{median_wall[(1, True)] / median_wall[(1, False)]:.2f}")
     return 0
 
 

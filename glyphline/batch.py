@@ -7,7 +7,8 @@
 `convert` is a plain function of a path (or bytes) returning a JSON-ready dict, so any
 scheduler can map it: Dask (below, `glyphline[dask]`), Spark (`rdd.map(convert)`), Ray
 (`ray.remote(convert)`), multiprocessing. `python -m glyphline.batch` runs it over files and
-folders, locally or on a Dask cluster (`--dask ADDRESS`), and writes JSON Lines.
+folders or fsspec URLs, locally or on a Dask cluster (`--dask ADDRESS`), within per-file time
+and memory budgets, and writes JSON Lines or Parquet shards.
 """
 from __future__ import annotations
 
@@ -17,9 +18,12 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from . import isolation
 from .errors import BudgetExceeded, Cancelled, DamagedPDF, NotAPDF, PasswordRequired
 from .extract import extract_text
 from .limits import Limits
@@ -35,52 +39,93 @@ DAMAGED = "damaged"          # damaged beyond repair
 BUDGET = "budget"            # over a limit (glyphline.limits)
 UNREADABLE = "unreadable"    # the path could not be read
 FAILED = "failed"            # an unexpected error in the engine (a bug: please report the file)
+CRASHED = "crashed"          # the child process converting it died (a crash in the interpreter, killed)
 WORKER_DIED = "worker-died"  # the Dask worker converting it died (out of memory, killed) on every retry
-STATUSES = (OK, SCAN, PASSWORD, NOT_PDF, DAMAGED, BUDGET, UNREADABLE, FAILED, WORKER_DIED)
+STATUSES = (OK, SCAN, PASSWORD, NOT_PDF, DAMAGED, BUDGET, UNREADABLE, FAILED, CRASHED, WORKER_DIED)
 
+JSONL, PARQUET = "jsonl", "parquet"   # output formats
+PARQUET_SHARD_RECORDS = 500  # records per Parquet shard: a few MB of text each, small enough to write as they come
+LOCAL = "local"              # --dask local: a LocalCluster on this machine
+FREE_PORT = ":0"             # its dashboard: any free port, another cluster here may hold Dask's 8787
+DEFAULT_LOCAL_WORKERS = 2
+DEFAULT_WORKER_DEATHS = 2    # a file that kills this many workers is given up: once may be bad luck, twice is the file
 BYTES_SOURCE = "<bytes>"     # the `source` of a record made from bytes without a name
 DEFAULT_PARTITION_FILES = 4  # files per Dask task: few enough that one slow file holds back little
+DEFAULT_FILE_SECONDS = 300.0   # batch budget of one file: far above a real file's time, so only a hang reaches it
+KILL_GRACE_SECONDS = 1.0     # past max_seconds before a child is killed: its own between-pages check reports first
 
 
 def convert(source: str | os.PathLike | bytes, options: ExtractOptions | None = None, *,
-            limits: Limits | None = None, max_seconds: float | None = None, name: str | None = None,
-            **option_values: Any) -> dict[str, Any]:
+            limits: Limits | None = None, max_seconds: float | None = None, max_memory_mib: float | None = None,
+            isolate: bool | None = None, name: str | None = None, **option_values: Any) -> dict[str, Any]:
     """One PDF → a record: {"source", "status", "text", "pages", "page_count", "warnings", "error",
-    "seconds"}. `pages` holds each page as in the JSON output (schema glyphline/1: blocks, lines,
-    words, boxes). A path may be any URL fsspec can open when fsspec is installed (s3://, gs://…).
-    `max_seconds` bounds the whole file (checked between pages; each page has its own budget in
-    `limits`). Never raises for a bad file: the problem is in `status` and `error`."""
-    started = time.perf_counter()
+    "seconds", "cpu_seconds"}. `pages` holds each page as in the JSON output (schema glyphline/1:
+    blocks, lines, words, boxes). A path may be any URL fsspec can open when fsspec is installed
+    (s3://, gs://, memory://…). Never raises for a bad file: the problem is in `status` and `error`.
+
+    Budgets: `max_seconds` bounds the whole file, `max_memory_mib` what converting it may allocate.
+    With a budget (or `isolate=True`) the file is converted in a forked child process that is
+    killed at the deadline, so a file that hangs inside a page, or crashes the interpreter, costs
+    only its own record ("budget", "crashed"); where fork is missing (Windows, Pyodide) the time
+    budget is checked between pages instead and the memory budget is not enforced."""
     label = name or (BYTES_SOURCE if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source))
-    record: dict[str, Any] = {"source": label, "status": OK, "text": "", "pages": [], "page_count": 0,
-                              "warnings": [], "error": "", "seconds": 0.0}
+    if isolate is None:
+        isolate = max_seconds is not None or max_memory_mib is not None
+    if not (isolate and isolation.FORK_AVAILABLE):
+        return convert_in_process(source, options, limits=limits, max_seconds=max_seconds, name=label, **option_values)
+    started = time.perf_counter()
+    child = isolation.call_in_child(
+        partial(convert_in_process, source, options, limits=limits, max_seconds=max_seconds, name=label, **option_values),
+        max_seconds=None if max_seconds is None else max_seconds + KILL_GRACE_SECONDS, max_memory_mib=max_memory_mib)
+    if child.ending == isolation.RETURNED:
+        record = child.value
+    else:
+        record = _empty_record(label)
+        status = {isolation.TIMED_OUT: BUDGET, isolation.DIED: CRASHED}.get(child.ending, FAILED)
+        detail = {isolation.TIMED_OUT: f"took more than {max_seconds} s (stopped inside a page)",
+                  isolation.DIED: f"the converting process died ({child.detail}); please report this file"
+                  }.get(child.ending, f"unexpected error ({child.detail})")
+        record.update(status=status, error=detail)
+    record["seconds"] = round(time.perf_counter() - started, 3)
+    record["cpu_seconds"] = child.cpu_seconds
+    return record
+
+
+def convert_in_process(source: str | os.PathLike | bytes, options: ExtractOptions | None = None, *,
+                       limits: Limits | None = None, max_seconds: float | None = None, name: str | None = None,
+                       **option_values: Any) -> dict[str, Any]:
+    """`convert` in this process: `max_seconds` is checked between pages, memory is not bounded."""
+    started = time.perf_counter()
+    cpu_started = time.thread_time()   # this thread's: a Dask worker's other threads are not the file's
+    label = name or (BYTES_SOURCE if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source))
+    record = _empty_record(label)
     try:
         options = (options or ExtractOptions()).replace(**option_values) if option_values else (options or ExtractOptions())
         data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else read_source(os.fspath(source))
     except ValueError as exc:   # a bad option is the caller's mistake, but a batch still gets its record
-        return _failed(record, FAILED, str(exc), started)
+        return _failed(record, FAILED, str(exc), started, cpu_started)
     except Exception as exc:
-        return _failed(record, UNREADABLE, f"cannot read the file ({_short(exc)})", started)
+        return _failed(record, UNREADABLE, f"cannot read the file ({_short(exc)})", started, cpu_started)
     try:
         deadline = None if max_seconds is None else started + max_seconds
         result = extract_text(data, options, limits=limits, keep_layouts=True,
                               cancel=None if deadline is None else (lambda: time.perf_counter() > deadline))
     except Cancelled:
-        return _failed(record, BUDGET, f"took more than {max_seconds} s", started)
+        return _failed(record, BUDGET, f"took more than {max_seconds} s", started, cpu_started)
     except PasswordRequired as exc:
-        return _failed(record, PASSWORD, str(exc), started)
+        return _failed(record, PASSWORD, str(exc), started, cpu_started)
     except NotAPDF as exc:
-        return _failed(record, NOT_PDF, str(exc), started)
+        return _failed(record, NOT_PDF, str(exc), started, cpu_started)
     except DamagedPDF as exc:
-        return _failed(record, DAMAGED, exc.reason, started)
+        return _failed(record, DAMAGED, exc.reason, started, cpu_started)
     except BudgetExceeded as exc:
-        return _failed(record, BUDGET, f"{exc} (limit {exc.limit})", started)
+        return _failed(record, BUDGET, f"{exc} (limit {exc.limit})", started, cpu_started)
     except MemoryError:
-        return _failed(record, BUDGET, "out of memory", started)
+        return _failed(record, BUDGET, "out of memory", started, cpu_started)
     except RecursionError:
-        return _failed(record, DAMAGED, "structures nested too deeply", started)
+        return _failed(record, DAMAGED, "structures nested too deeply", started, cpu_started)
     except Exception as exc:   # a bug costs this file's record, never the batch
-        return _failed(record, FAILED, f"unexpected error ({_short(exc)})", started)
+        return _failed(record, FAILED, f"unexpected error ({_short(exc)})", started, cpu_started)
     record.update(
         text=result.text, page_count=result.page_count, warnings=list(result.warnings),
         status=SCAN if result.scan is not None and result.scan.whole_document else OK,
@@ -89,64 +134,206 @@ def convert(source: str | os.PathLike | bytes, options: ExtractOptions | None = 
                for layout, page in zip(result.layouts, result.pages)],
     )
     record["seconds"] = round(time.perf_counter() - started, 3)
+    record["cpu_seconds"] = round(time.thread_time() - cpu_started, 3)
     return record
 
 
 def read_source(path: str) -> bytes:
     """A local path, or a URL (scheme://) through fsspec when it is installed."""
-    if "://" in path and not path.startswith("file://"):
-        import fsspec   # comes with dask; only needed for remote URLs
-
-        with fsspec.open(path, "rb") as f:
+    if _is_url(path) and not path.startswith("file://"):
+        with _fsspec("reading " + path.split("://", 1)[0] + ":// URLs").open(path, "rb") as f:
             return f.read()
     with open(path.removeprefix("file://"), "rb") as f:
         return f.read()
 
 
 def pdf_paths(inputs: Iterable[str]) -> list[str]:
-    """Files as given, and the *.pdf files under each folder (sorted, recursively)."""
+    """Files as given, and the *.pdf files under each folder (sorted, recursively). A URL may name
+    a folder or a glob on any filesystem fsspec knows (s3://bucket/pdfs/, memory://x/*.pdf)."""
     paths: list[str] = []
     for item in inputs:
-        if os.path.isdir(item):
-            paths.extend(str(p) for p in sorted(Path(item).rglob("*")) if p.suffix.lower() == ".pdf" and p.is_file())
+        if _is_url(item):
+            paths.extend(_url_pdf_paths(item))
+        elif os.path.isdir(item):
+            paths.extend(str(p) for p in sorted(Path(item).rglob("*")) if _is_pdf_name(p.name) and p.is_file())
         else:
             paths.append(item)
     return paths
 
 
+def _url_pdf_paths(url: str) -> list[str]:
+    fs, root = _fsspec("folders and globs given as URLs").core.url_to_fs(url)
+    if any(char in root for char in "*?["):
+        found = fs.glob(root)
+    elif fs.isdir(root):
+        found = [path for path in fs.find(root) if _is_pdf_name(path)]
+    else:
+        return [url]
+    return sorted(fs.unstrip_protocol(path) for path in found)
+
+
+def _is_url(path: str) -> bool:
+    return "://" in path
+
+
+def _is_pdf_name(name: str) -> bool:
+    return name.lower().endswith(".pdf")
+
+
+def _fsspec(purpose: str):
+    try:
+        import fsspec
+    except ImportError:
+        raise MissingExtra(f"{purpose} needs fsspec: pip install 'glyphline[dask]' (or fsspec)") from None
+    return fsspec
+
+
+class MissingExtra(ImportError):
+    """An optional dependency is not installed; the message says what to install."""
+
+
+# ----------------------------------------------------------------------------- writing records
+
+class JsonLinesWriter:
+    """Records as JSON Lines, one per line, to a local path, '-' (standard output) or an fsspec URL."""
+
+    def __init__(self, target: str):
+        self.target = target
+        if target == "-":
+            self.stream, self.owned = sys.stdout, False
+        elif _is_url(target):
+            self.stream, self.owned = _fsspec("writing to a URL").open(target, "w", encoding="utf-8").open(), True
+        else:
+            self.stream, self.owned = open(target, "w", encoding="utf-8"), True
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    def close(self) -> None:
+        if self.owned:
+            self.stream.close()
+        else:
+            self.stream.flush()
+
+
+class ParquetShardWriter:
+    """Records as Parquet shards `part-00000.parquet`, … of `records_per_shard` records each, in a
+    folder (local or an fsspec URL). `pages` and `warnings` are stored as JSON text and a list of
+    strings: one flat schema that every shard shares, whatever its files held."""
+
+    def __init__(self, folder: str, records_per_shard: int = PARQUET_SHARD_RECORDS):
+        try:
+            import pyarrow
+            import pyarrow.parquet
+        except ImportError:
+            raise MissingExtra("Parquet output needs pyarrow: pip install 'glyphline[dask]' (or pyarrow)") from None
+        self.pyarrow, self.parquet = pyarrow, pyarrow.parquet
+        self.schema = pyarrow.schema([
+            ("source", pyarrow.string()), ("status", pyarrow.string()), ("text", pyarrow.large_string()),
+            ("pages", pyarrow.large_string()), ("page_count", pyarrow.int32()),
+            ("warnings", pyarrow.list_(pyarrow.string())), ("error", pyarrow.string()),
+            ("seconds", pyarrow.float64()), ("cpu_seconds", pyarrow.float64()),
+        ])
+        self.folder = folder.rstrip("/")
+        self.records_per_shard = max(1, records_per_shard)
+        self.pending: list[dict[str, Any]] = []
+        self.shards: list[str] = []
+        if _is_url(folder):
+            self.fs = _fsspec("writing to a URL").core.url_to_fs(folder)[0]
+            self.fs.makedirs(self.fs._strip_protocol(folder), exist_ok=True)
+        else:
+            self.fs = None
+            os.makedirs(folder, exist_ok=True)
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.pending.append(record)
+        if len(self.pending) >= self.records_per_shard:
+            self._flush()
+
+    def close(self) -> None:
+        if self.pending or not self.shards:   # an empty run still leaves one (empty) shard with the schema
+            self._flush()
+
+    def _flush(self) -> None:
+        rows = [{**{name: record.get(name) for name in self.schema.names},
+                 "pages": json.dumps(record["pages"], ensure_ascii=False) if "pages" in record else None}
+                for record in self.pending]
+        table = self.pyarrow.Table.from_pylist(rows, schema=self.schema)
+        target = f"{self.folder}/part-{len(self.shards):05d}.parquet"
+        if self.fs is None:
+            self.parquet.write_table(table, target)
+        else:
+            with self.fs.open(target, "wb") as f:
+                self.parquet.write_table(table, f)
+        self.shards.append(target)
+        self.pending = []
+
+
+def record_writer(target: str, output_format: str, records_per_shard: int = PARQUET_SHARD_RECORDS):
+    if output_format == PARQUET:
+        return ParquetShardWriter(target, records_per_shard)
+    return JsonLinesWriter(target)
+
+
 # ----------------------------------------------------------------------------- Dask
 
 def to_dask_bag(paths: Iterable[str], options: ExtractOptions | None = None, *, limits: Limits | None = None,
-                max_seconds: float | None = None, files_per_partition: int = DEFAULT_PARTITION_FILES):
+                max_seconds: float | None = DEFAULT_FILE_SECONDS, max_memory_mib: float | None = None,
+                files_per_partition: int = DEFAULT_PARTITION_FILES):
     """A dask.bag of records, one per path (lazy: compute it, or write it with `.map(json.dumps).to_textfiles`).
     Needs `pip install glyphline[dask]`."""
     import dask.bag as db
 
     paths = list(paths)
     partitions = max(1, -(-len(paths) // max(1, files_per_partition)))
-    return db.from_sequence(paths, npartitions=partitions).map(convert, options, limits=limits, max_seconds=max_seconds)
+    return db.from_sequence(paths, npartitions=partitions).map(
+        convert, options, limits=limits, max_seconds=max_seconds, max_memory_mib=max_memory_mib)
 
 
 def map_on_dask(client, paths: Iterable[str], options: ExtractOptions | None = None, *,
-                limits: Limits | None = None, max_seconds: float | None = None,
-                retries: int = 1) -> Iterator[dict[str, Any]]:
-    """Records as the files finish on a dask.distributed Client, one task per file. A file whose
-    worker dies on every try (it crashed the interpreter, or ran out of memory) becomes a
-    record with status "worker-died"; the run goes on."""
+                limits: Limits | None = None, max_seconds: float | None = DEFAULT_FILE_SECONDS,
+                max_memory_mib: float | None = None, retries: int = 1) -> Iterator[dict[str, Any]]:
+    """Records as the files finish on a dask.distributed Client, one task per file. Each file runs
+    within its budgets (see `convert`): one that hangs or crashes gets its record and the worker
+    goes on. A file whose worker dies anyway (killed, over the nanny's memory limit) is retried on
+    another worker up to the scheduler's `distributed.scheduler.allowed-failures` times, then
+    becomes a record with status "worker-died"; the run goes on. `retries` re-runs a task that
+    raised (convert itself never does; this covers e.g. a worker that cannot import glyphline)."""
     from distributed import as_completed
 
     paths = list(paths)
     futures = client.map(convert, paths, options=options, limits=limits, max_seconds=max_seconds,
-                         retries=retries, pure=False)
+                         max_memory_mib=max_memory_mib, retries=retries, pure=False)
     index = {future.key: path for future, path in zip(futures, paths)}
     for future in as_completed(futures):
         try:
             yield future.result()
         except Exception as exc:   # KilledWorker, or a task that could not run: the file's record says so
-            yield {"source": index.get(future.key, "?"), "status": WORKER_DIED, "text": "", "pages": [],
-                   "page_count": 0, "warnings": [], "error": _short(exc), "seconds": 0.0}
+            record = _empty_record(index.get(future.key, "?"))
+            record.update(status=WORKER_DIED, error=_short(exc))
+            yield record
         finally:
             future.release()
+
+
+@contextmanager
+def dask_client(address: str, *, workers: int = DEFAULT_LOCAL_WORKERS, worker_deaths: int = DEFAULT_WORKER_DEATHS):
+    """A Client on the scheduler at `address`, or on a LocalCluster of `workers` processes (one
+    thread each) when it is "local"; there a file may kill `worker_deaths` workers before it is
+    given up (a remote scheduler has its own `distributed.scheduler.allowed-failures`)."""
+    try:
+        import dask
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise MissingExtra("--dask needs Dask: pip install 'glyphline[dask]'") from None
+    if address != LOCAL:
+        with Client(address) as client:
+            yield client
+        return
+    with dask.config.set({"distributed.scheduler.allowed-failures": max(0, worker_deaths - 1)}), \
+            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=FREE_PORT) as cluster, \
+            Client(cluster) as client:
+        yield client
 
 
 # ----------------------------------------------------------------------------- command line
@@ -154,57 +341,83 @@ def map_on_dask(client, paths: Iterable[str], options: ExtractOptions | None = N
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m glyphline.batch",
-        description="Convert many PDFs to JSON Lines records (one per file: text, pages, warnings, status, seconds).")
-    parser.add_argument("inputs", nargs="+", metavar="PATH", help="PDF files, folders (searched for *.pdf) or URLs")
-    parser.add_argument("-o", "--output", metavar="FILE", default="-", help="JSON Lines file ('-': standard output)")
+        description="Convert many PDFs to records (one per file: text, pages, warnings, status, seconds) "
+                    "as JSON Lines or Parquet shards.")
+    parser.add_argument("inputs", nargs="+", metavar="PATH",
+                        help="PDF files, folders (searched for *.pdf), or fsspec URLs of files, folders or globs")
+    parser.add_argument("-o", "--output", metavar="OUT", default="-",
+                        help="JSON Lines file ('-': standard output), or the folder of the Parquet shards; "
+                             "a local path or an fsspec URL")
+    parser.add_argument("--format", choices=(JSONL, PARQUET), default=JSONL,
+                        help="jsonl (default), or parquet: shards part-00000.parquet, … in the folder OUT "
+                             "(needs pyarrow)")
+    parser.add_argument("--records-per-shard", type=int, default=PARQUET_SHARD_RECORDS, metavar="N",
+                        help=f"records in one Parquet shard (default {PARQUET_SHARD_RECORDS})")
     parser.add_argument("--dask", metavar="ADDRESS",
                         help="run on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for a "
                              "LocalCluster on this machine")
-    parser.add_argument("--workers", type=int, default=2, metavar="N", help="workers of --dask local (default 2)")
+    parser.add_argument("--workers", type=int, default=DEFAULT_LOCAL_WORKERS, metavar="N",
+                        help=f"worker processes of --dask local (default {DEFAULT_LOCAL_WORKERS})")
+    parser.add_argument("--worker-deaths", type=int, default=DEFAULT_WORKER_DEATHS, metavar="N",
+                        help="--dask local: a file that kills this many workers is given up ('worker-died'; "
+                             f"default {DEFAULT_WORKER_DEATHS})")
     parser.add_argument("--mode", default="reflow", help="text mode of the records' text (default reflow)")
     parser.add_argument("--order", default="auto", choices=ORDERS, help="reading order (see glyphline --help)")
     parser.add_argument("--no-pages", action="store_true", help="leave out the per-page JSON (smaller records)")
-    parser.add_argument("--max-seconds", type=float, metavar="S", help="time budget of one file (status 'budget' past it)")
+    parser.add_argument("--max-seconds", type=float, default=DEFAULT_FILE_SECONDS, metavar="S",
+                        help=f"time budget of one file (default {DEFAULT_FILE_SECONDS:g}; status 'budget' past it); "
+                             "0: none, and files are converted in this process, not a child per file")
+    parser.add_argument("--max-memory", type=float, metavar="MIB",
+                        help="memory budget of one file in MiB (status 'budget' past it; default none)")
     args = parser.parse_args(argv)
+    if args.output == "-" and args.format == PARQUET:
+        parser.error("--format parquet writes shards into a folder: give it with -o")
     try:
         options = ExtractOptions(mode=args.mode, order=args.order)
     except ValueError as exc:
         parser.error(str(exc))
-    paths = pdf_paths(args.inputs)
-    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
+    budgets = {"max_seconds": args.max_seconds or None, "max_memory_mib": args.max_memory}
     counts: dict[str, int] = {}
     try:
-        for record in _records(paths, options, args.dask, args.workers, args.max_seconds):
-            counts[record["status"]] = counts.get(record["status"], 0) + 1
-            if args.no_pages:
-                record.pop("pages", None)
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
+        paths = pdf_paths(args.inputs)
+        writer = record_writer(args.output, args.format, args.records_per_shard)
+        try:
+            for record in _records(paths, options, args, budgets):
+                counts[record["status"]] = counts.get(record["status"], 0) + 1
+                if args.no_pages:
+                    record.pop("pages", None)
+                writer.write(record)
+        finally:
+            writer.close()
+    except MissingExtra as exc:
+        sys.stderr.write(f"glyphline.batch: {exc}\n")
+        return 2
+    except OSError as exc:
+        sys.stderr.write(f"glyphline.batch: {_short(exc)}\n")
+        return 2
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     sys.stderr.write(f"glyphline.batch: {len(paths)} file(s): {summary or 'nothing to do'}\n")
     return 0 if counts.get(OK, 0) + counts.get(SCAN, 0) == len(paths) else 1
 
 
-def _records(paths: list[str], options: ExtractOptions, dask: str | None, workers: int,
-             max_seconds: float | None) -> Iterator[dict[str, Any]]:
-    if not dask:
+def _records(paths: list[str], options: ExtractOptions, args: argparse.Namespace,
+             budgets: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    if not args.dask:
         for path in paths:
-            yield convert(path, options, max_seconds=max_seconds)
+            yield convert(path, options, **budgets)
         return
-    from distributed import Client, LocalCluster
-
-    if dask == "local":
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cluster, Client(cluster) as client:
-            yield from map_on_dask(client, paths, options, max_seconds=max_seconds)
-    else:
-        with Client(dask) as client:
-            yield from map_on_dask(client, paths, options, max_seconds=max_seconds)
+    with dask_client(args.dask, workers=args.workers, worker_deaths=args.worker_deaths) as client:
+        yield from map_on_dask(client, paths, options, **budgets)
 
 
-def _failed(record: dict[str, Any], status: str, message: str, started: float) -> dict[str, Any]:
-    record.update(status=status, error=message, seconds=round(time.perf_counter() - started, 3))
+def _empty_record(source: str) -> dict[str, Any]:
+    return {"source": source, "status": OK, "text": "", "pages": [], "page_count": 0, "warnings": [], "error": "",
+            "seconds": 0.0, "cpu_seconds": 0.0}
+
+
+def _failed(record: dict[str, Any], status: str, message: str, started: float, cpu_started: float) -> dict[str, Any]:
+    record.update(status=status, error=message, seconds=round(time.perf_counter() - started, 3),
+                  cpu_seconds=round(time.thread_time() - cpu_started, 3))
     return record
 
 

@@ -2,8 +2,9 @@
 
 Every problem becomes one line on stderr (`glyphline: FILE: needs a password`) and an exit
 code; a traceback is never shown (set GLYPHLINE_DEBUG=1 to see one). Several files run in a
-process pool, and each file's output is written as soon as it is ready, so a file that fails
-never costs the others theirs. One long file has its pages spread over the processes instead.
+process pool (or on a Dask cluster, --dask), and each file's output is written as soon as it is
+ready, so a file that fails never costs the others theirs. One long file has its pages spread
+over the processes instead.
 """
 from __future__ import annotations
 
@@ -95,9 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ocr", metavar="LANGS", default="",
                         help="recognise pages without a text layer with tesseract; --ocr alone is English, "
                              "--ocr=eng+deu names the languages")
-    parser.add_argument("--jobs", metavar="N", type=int, default=None,
-                        help="processes: several files are converted in parallel (default: min(4, CPUs)); "
-                             "a long file's pages are analysed in parallel only when --jobs is given")
+    workers = parser.add_mutually_exclusive_group()
+    workers.add_argument("--jobs", metavar="N", type=int, default=None,
+                         help="processes: several files are converted in parallel (default: min(4, CPUs)); "
+                              "a long file's pages are analysed in parallel only when --jobs is given")
+    workers.add_argument("--dask", metavar="ADDRESS",
+                         help="convert the files on a Dask cluster: a scheduler address (tcp://host:8786), or "
+                              "'local' for 2 worker processes here (needs glyphline[dask]); outputs are written here")
     parser.add_argument("--quiet", action="store_true", help="no page warnings and no progress bar")
     return parser
 
@@ -155,7 +160,12 @@ def _main(argv: list[str] | None) -> int:
     jobs = _plan_jobs(args, options)
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
     outcomes: list[Outcome] = []
-    if len(jobs) == 1:   # one file: its pages are what --jobs spreads
+    if args.dask:
+        dask_outcomes = _run_dask(jobs, options, args.dask, progress)
+        if dask_outcomes is None:
+            return EXIT_USAGE
+        outcomes.extend(dask_outcomes)
+    elif len(jobs) == 1:   # one file: its pages are what --jobs spreads
         outcomes.append(convert(jobs[0], options, progress.pages, page_jobs=page_jobs))
     elif jobs and args.jobs == 1:
         progress.start_files(len(jobs))
@@ -229,6 +239,40 @@ def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: 
     for job in unfinished:
         outcomes.append(_run_isolated(job, options))
         progress.file_done()
+    return outcomes
+
+
+def _run_dask(jobs: list[Job], options: ExtractOptions, address: str, progress: "_Progress") -> list[Outcome] | None:
+    """Each file converted on a Dask cluster; the texts come back and are written here (a remote
+    worker's disk is not the user's). A file whose worker dies is retried by the scheduler, then
+    reported; the others go on. None when Dask is missing or the scheduler cannot be reached."""
+    from dataclasses import replace
+
+    from .batch import MissingExtra, dask_client
+
+    outcomes: list[Outcome] = []
+    try:
+        with dask_client(address) as client:
+            from distributed import as_completed
+
+            progress.start_files(len(jobs))
+            futures = {client.submit(convert, replace(job, output=None), options, pure=False): job for job in jobs}
+            for future in as_completed(futures):
+                job = futures[future]
+                try:
+                    outcome = future.result()
+                except Exception as exc:   # KilledWorker: the file took its worker down on every try
+                    outcome = Outcome(job.index, job.name, EXIT_BROKEN,
+                                      [f"glyphline: {job.name}: the converting worker died ({_describe(exc)})"])
+                if job.output is not None and outcome.text is not None:
+                    outcome.code = max(outcome.code, _write_or_report(job.output, outcome.text, outcome.errors))
+                    outcome.text = None
+                outcomes.append(outcome)
+                progress.file_done()
+    except (MissingExtra, OSError) as exc:   # OSError: the scheduler's address does not answer
+        progress.finish()
+        sys.stderr.write(f"glyphline: --dask {address}: {exc}\n")
+        return None
     return outcomes
 
 

@@ -2,12 +2,37 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from glyphline import batch
+from glyphline import batch, isolation
 from glyphline.batch import convert
+from glyphline.extract import extract_text
 from tests.pdfbuilder import PdfBuilder, encrypt, simple_page_pdf
+
+# a file carrying one of these comments makes hostile_extract_text misbehave the way a hostile file could
+HANG, CRASH, HOG = b"%glyphline-test: hang\n", b"%glyphline-test: crash\n", b"%glyphline-test: hog\n"
+
+
+def hostile_extract_text(data, *args, **kwargs):
+    """The engine, except on marked files: hangs inside a page, kills its process, or allocates without end."""
+    if HANG in data:
+        time.sleep(3600)
+    if CRASH in data:
+        os._exit(3)
+    if HOG in data:
+        hoard = []
+        while True:
+            hoard.append(bytearray(16 * isolation.MiB))
+    return extract_text(data, *args, **kwargs)
+
+
+def hostile_pdf(marker: bytes) -> bytes:
+    return simple_page_pdf(b"Hostile") + marker
 
 
 def two_page_pdf() -> bytes:
@@ -56,6 +81,39 @@ def test_the_file_time_budget_stops_between_pages():
     assert record["status"] == "budget" and "took more than" in record["error"]
 
 
+needs_fork = pytest.mark.skipif(not isolation.FORK_AVAILABLE, reason="needs os.fork")
+
+
+@needs_fork
+def test_a_file_that_hangs_inside_a_page_is_stopped_at_its_budget(monkeypatch):
+    monkeypatch.setattr(batch, "extract_text", hostile_extract_text)
+    record = convert(hostile_pdf(HANG), max_seconds=0.5, name="hang.pdf")
+    assert (record["source"], record["status"]) == ("hang.pdf", "budget")
+    assert "took more than 0.5 s" in record["error"] and record["text"] == ""
+
+
+@needs_fork
+def test_a_file_that_kills_its_process_costs_only_its_record(monkeypatch):
+    monkeypatch.setattr(batch, "extract_text", hostile_extract_text)
+    record = convert(hostile_pdf(CRASH), isolate=True)
+    assert record["status"] == "crashed" and "exited with code 3" in record["error"]
+    assert convert(simple_page_pdf(b"Still here"), isolate=True)["text"].strip() == "Still here"
+
+
+@needs_fork
+def test_a_file_over_its_memory_budget_is_stopped(monkeypatch):
+    monkeypatch.setattr(batch, "extract_text", hostile_extract_text)
+    record = convert(hostile_pdf(HOG), max_memory_mib=100)
+    assert (record["status"], record["error"]) == ("budget", "out of memory")
+
+
+def test_an_isolated_record_is_the_in_process_one():
+    isolated, in_process = convert(two_page_pdf(), isolate=True), convert(two_page_pdf(), isolate=False)
+    assert isolated["status"] == "ok" and isolated["cpu_seconds"] > 0
+    timing = ("seconds", "cpu_seconds")
+    assert {k: v for k, v in isolated.items() if k not in timing} == {k: v for k, v in in_process.items() if k not in timing}
+
+
 def test_options_pass_through():
     record = convert(two_page_pdf(), pages="2")
     assert record["text"].strip() == "Second page text" and len(record["pages"]) == 1
@@ -74,6 +132,54 @@ def test_the_command_writes_json_lines_for_files_and_folders(tmp_path, capsys):
     assert "1 not-pdf, 1 ok" in capsys.readouterr().err
 
 
+def test_parquet_shards_hold_every_record_with_one_schema(tmp_path):
+    parquet = pytest.importorskip("pyarrow.parquet")
+    for name, content in (("a.pdf", simple_page_pdf(b"Alpha")), ("b.pdf", b"not a pdf"), ("c.pdf", two_page_pdf())):
+        (tmp_path / "in" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "in" / name).write_bytes(content)
+    code = batch.main([str(tmp_path / "in"), "--format", "parquet", "-o", str(tmp_path / "out"),
+                       "--records-per-shard", "2"])
+    shards = sorted((tmp_path / "out").iterdir())
+    assert [p.name for p in shards] == ["part-00000.parquet", "part-00001.parquet"] and code == 1
+    rows = [row for shard in shards for row in parquet.read_table(shard).to_pylist()]
+    assert [(Path(r["source"]).name, r["status"]) for r in rows] == [("a.pdf", "ok"), ("b.pdf", "not-pdf"), ("c.pdf", "ok")]
+    assert rows[0]["text"].strip() == "Alpha" and rows[1]["error"]
+    assert [page["number"] for page in json.loads(rows[2]["pages"])] == [1, 2] and rows[2]["page_count"] == 2
+    assert parquet.read_schema(shards[0]) == parquet.read_schema(shards[1])
+
+
+def test_parquet_without_pyarrow_says_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)   # as if it were not installed
+    (tmp_path / "a.pdf").write_bytes(simple_page_pdf(b"Alpha"))
+    assert batch.main([str(tmp_path / "a.pdf"), "--format", "parquet", "-o", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == (
+        "glyphline.batch: Parquet output needs pyarrow: pip install 'glyphline[dask]' (or pyarrow)\n")
+
+
+def test_parquet_needs_a_folder():
+    with pytest.raises(SystemExit):
+        batch.main(["x.pdf", "--format", "parquet"])
+
+
+def test_fsspec_urls_name_folders_globs_and_outputs(tmp_path):
+    fsspec = pytest.importorskip("fsspec")
+    memory = fsspec.filesystem("memory")
+    memory.pipe({"/corpus/a.pdf": simple_page_pdf(b"Alpha"), "/corpus/sub/b.pdf": simple_page_pdf(b"Beta"),
+                 "/corpus/notes.txt": b"not a pdf, and not named like one"})
+    try:
+        assert batch.pdf_paths(["memory://corpus"]) == ["memory:///corpus/a.pdf", "memory:///corpus/sub/b.pdf"]
+        assert batch.pdf_paths(["memory://corpus/*.pdf"]) == ["memory:///corpus/a.pdf"]
+        assert batch.main(["memory://corpus", "-o", "memory://out/records.jsonl", "--no-pages"]) == 0
+        records = [json.loads(line) for line in memory.cat("/out/records.jsonl").decode().splitlines()]
+        assert [r["text"].strip() for r in records] == ["Alpha", "Beta"]
+    finally:
+        memory.rm("/corpus", recursive=True)
+        memory.rm("/out", recursive=True)
+    (tmp_path / "local.pdf").write_bytes(simple_page_pdf(b"Gamma"))
+    assert convert(f"file://{tmp_path}/local.pdf")["text"].strip() == "Gamma"
+    assert batch.pdf_paths([f"file://{tmp_path}"]) == [f"file://{tmp_path}/local.pdf"]
+
+
 # ----------------------------------------------------------------------------- Dask (optional extra)
 
 def test_dask_bag_and_a_local_cluster_give_one_record_per_file(tmp_path):
@@ -90,7 +196,7 @@ def test_dask_bag_and_a_local_cluster_give_one_record_per_file(tmp_path):
     bag_records = batch.to_dask_bag(paths, files_per_partition=2).compute(scheduler="sync")
     assert [r["status"] for r in bag_records] == ["ok", "ok", "ok", "not-pdf"]
 
-    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         records = list(batch.map_on_dask(client, paths))
     by_source = {r["source"]: r for r in records}
@@ -113,8 +219,75 @@ def test_a_task_that_dies_on_the_cluster_becomes_a_record_and_the_run_goes_on(tm
     for path in paths:
         with open(path, "wb") as f:
             f.write(simple_page_pdf(b"Fine"))
-    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         records = {r["source"]: r for r in batch.map_on_dask(client, paths, retries=0)}
     assert records[paths[1]]["status"] == "worker-died" and "KilledWorker" in records[paths[1]]["error"]
     assert [records[p]["status"] for p in (paths[0], paths[2])] == ["ok", "ok"]
+
+
+# ----------------------------------------------------------------------------- a LocalCluster of 2 worker processes
+
+try:
+    from distributed.diagnostics.plugin import WorkerPlugin
+except ImportError:   # without the dask extra the cluster tests skip
+    WorkerPlugin = object
+
+
+class HostileEngine(WorkerPlugin):
+    """A Dask worker plugin: every worker (restarted ones too) gets hostile_extract_text."""
+
+    def setup(self, worker):
+        batch.extract_text = hostile_extract_text
+
+
+@pytest.fixture(scope="module")
+def two_worker_cluster():
+    pytest.importorskip("distributed")
+    # a file that kills one worker is given up at once: the test needs no second death to see it
+    with batch.dask_client(batch.LOCAL, workers=2, worker_deaths=1) as client:
+        client.register_plugin(HostileEngine())
+        yield client
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+def test_two_workers_give_the_records_of_one_process_over_corpus_files(two_worker_cluster, corpus_dir):
+    paths = [str(p) for p in sorted((corpus_dir / "generated").glob("*/doc.pdf"))[:6]]
+    records = {r["source"]: r for r in batch.map_on_dask(two_worker_cluster, paths)}
+    workers = two_worker_cluster.run(os.getpid)
+    assert len(set(workers.values())) == 2
+    timing = ("seconds", "cpu_seconds")
+    for path in paths:
+        local = convert(path)
+        assert local["status"] == "ok" and local["text"]
+        assert {k: v for k, v in records[path].items() if k not in timing} == {k: v for k, v in local.items() if k not in timing}
+
+
+@pytest.mark.slow
+def test_on_the_cluster_a_hang_or_a_crash_costs_only_its_file(two_worker_cluster, tmp_path):
+    paths = []
+    for name, content in (("a.pdf", simple_page_pdf(b"Alpha")), ("hang.pdf", hostile_pdf(HANG)),
+                          ("crash.pdf", hostile_pdf(CRASH)), ("b.pdf", simple_page_pdf(b"Beta"))):
+        (tmp_path / name).write_bytes(content)
+        paths.append(str(tmp_path / name))
+    workers_before = two_worker_cluster.run(os.getpid)
+    records = {Path(r["source"]).name: r for r in batch.map_on_dask(two_worker_cluster, paths, max_seconds=1)}
+    assert {name: r["status"] for name, r in records.items()} == {
+        "a.pdf": "ok", "hang.pdf": "budget", "crash.pdf": "crashed", "b.pdf": "ok"}
+    assert two_worker_cluster.run(os.getpid) == workers_before   # no worker died: the children did
+
+
+@pytest.mark.slow
+def test_without_budgets_a_file_that_kills_its_worker_becomes_a_record(two_worker_cluster, tmp_path):
+    paths = []
+    for name, content in (("a.pdf", simple_page_pdf(b"Alpha")), ("crash.pdf", hostile_pdf(CRASH)),
+                          ("b.pdf", simple_page_pdf(b"Beta"))):
+        (tmp_path / name).write_bytes(content)
+        paths.append(str(tmp_path / name))
+    workers_before = two_worker_cluster.run(os.getpid)
+    records = {Path(r["source"]).name: r for r in batch.map_on_dask(two_worker_cluster, paths, max_seconds=None)}
+    assert records["crash.pdf"]["status"] == "worker-died" and "KilledWorker" in records["crash.pdf"]["error"]
+    assert [records[name]["text"].strip() for name in ("a.pdf", "b.pdf")] == ["Alpha", "Beta"]
+    two_worker_cluster.wait_for_workers(2, timeout=60)   # the nanny restarts the worker the file killed
+    assert two_worker_cluster.run(os.getpid) != workers_before

@@ -50,7 +50,8 @@ def test_help_documents_every_exit_code():
 
 
 @pytest.mark.parametrize("args", [[], ["--pages", "3-1", "x.pdf"], ["--mode", "html", "x.pdf"],
-                                  ["--jobs", "0", "x.pdf"], ["-o", "a", "--outdir", "b", "x.pdf"], ["-", "-"]])
+                                  ["--jobs", "0", "x.pdf"], ["-o", "a", "--outdir", "b", "x.pdf"], ["-", "-"],
+                                  ["--jobs", "2", "--dask", "local", "x.pdf"]])
 def test_usage_errors_exit_2(args):
     proc = run(*args)
     assert proc.returncode == 2
@@ -192,6 +193,31 @@ def test_batch_keeps_good_outputs_when_one_file_is_broken(files, tmp_path, jobs)
     assert any(line.startswith(f"glyphline: {broken}: not a PDF") for line in lines)
     assert any("needs OCR" in line for line in lines)
     assert proc.stdout == b""
+
+
+@needs_pipeline
+@pytest.mark.slow
+def test_dask_converts_on_a_local_cluster_and_writes_the_outputs_here(files, tmp_path):
+    pytest.importorskip("distributed")
+    good = [files(f"good{i}.pdf", text_pdf([[f"Document number {i}"]])) for i in range(3)]
+    broken = files("broken.pdf", b"this is not a pdf at all")
+    outdir = tmp_path / "out"
+    proc = run("--dask", "local", "--outdir", str(outdir), good[0], broken, good[1], good[2])
+    assert proc.returncode == 5
+    assert sorted(p.name for p in outdir.iterdir()) == ["good0.txt", "good1.txt", "good2.txt"]
+    assert (outdir / "good2.txt").read_text(encoding="utf-8") == "Document number 2\n"
+    lines = stderr_lines(proc)
+    assert len(lines) == 1 and lines[0].startswith(f"glyphline: {broken}: not a PDF")
+    to_stdout = run("--dask", "local", good[1], good[0])
+    assert to_stdout.stdout.decode() == "Document number 1\nDocument number 0\n"   # argument order
+
+
+def test_dask_scheduler_that_does_not_answer_is_one_line(files, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setenv("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "1s")
+    proc = run("--dask", "tcp://127.0.0.1:9", files("x.pdf", b"%PDF-1.4"))
+    lines = stderr_lines(proc)
+    assert proc.returncode == 2 and len(lines) == 1 and lines[0].startswith("glyphline: --dask tcp://127.0.0.1:9: ")
 
 
 @needs_pipeline
