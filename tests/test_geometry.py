@@ -160,6 +160,29 @@ def test_line_drawn_whole_with_a_rise_is_still_its_own_line():
     assert lines_of(data) == ["The first line of text.", "The raised line of text.", "The third line of text."]
 
 
+WORDS_WIDTH = 8.332   # "Adjunta lo requerido" in Times-Roman, in em
+
+
+def test_footnote_mark_placed_with_its_own_text_matrix_joins_its_word():
+    # bug1815476 (LiveCycle): the 8 pt "6" gets its own Tm 5.5 pt up (0.46 em: more than half
+    # the 12 pt line's box), the period another Tm back on the baseline; no Ts anywhere
+    b = PdfBuilder()
+    b.page(b"BT /F1 12 Tf 1 0 0 1 72 700 Tm (Adjunta lo requerido) Tj "
+           b"/F1 8.04 Tf 1 0 0 1 %.3f 705.52 Tm (6) Tj /F1 12 Tf 1 0 0 1 %.3f 700 Tm (. Salamanca) Tj ET"
+           % (72 + WORDS_WIDTH * 12, 72 + WORDS_WIDTH * 12 + 0.5 * 8.04),
+           fonts={"F1": b.font_type1("Times-Roman")})
+    assert lines_of(b.build()) == ["Adjunta lo requerido6. Salamanca"]
+
+
+def test_small_label_below_a_large_line_is_not_set_into_it():
+    # pdfminer font-size-test: a 5 pt "5" under the 28 pt "Arial font", at the same x, its box
+    # wholly below the large line's baseline though its baseline is within half that line's box
+    b = PdfBuilder()
+    b.page(b"BT /F1 28 Tf 72 700 Td (Arial font) Tj ET BT /F1 5 Tf 72 687.5 Td (5) Tj ET",
+           fonts={"F1": b.font_type1("Helvetica")})
+    assert lines_of(b.build()) == ["Arial font", "5"]
+
+
 # ---------------------------------------------------------------- the visible box
 
 def cropped_page(crop_right: float, crop_top: float = 792) -> str:

@@ -23,8 +23,8 @@ from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
 from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
-                    Segment, _merge_runs, _Run, box_descent, box_height, box_height_of, text_unit,
-                    text_unit_of)
+                    Segment, _merge_runs, _Run, box_descent, box_height, box_height_of, raised_script,
+                    text_unit, text_unit_of)
 from .model import Word
 from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
@@ -143,6 +143,11 @@ def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
         cuts = [i for i in cuts
                 if not ((flags[i] | flags[i - 1]) & TEXT_RISE
                         and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
+                        and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
+    if cuts and changes:
+        # a glyph in a smaller type raised a little stays on its neighbour's line (_stream_runs)
+        cuts = [i for i in cuts
+                if not (raised_script(ys[i], run_sizes[i], ys[i - 1], run_sizes[i - 1])
                         and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
     runs: list[_Run] = []
     for a, b in zip([0] + cuts, cuts + [n]):

@@ -47,6 +47,13 @@ LINE_TOLERANCE_HEIGHTS = 0.5
 # em above the baseline (pdf.js text_rise_eol_bug: 12 pt over 12 pt text), a line pitch beyond.
 SCRIPT_RISE_EM = 1.1
 
+# A glyph in a smaller type (at most SUPERSCRIPT_SIZE_RATIO of its stream neighbour's size)
+# raised above the neighbour's baseline by at most SUPERSCRIPT_RISE_EM of the larger size
+# continues the neighbour's line: a footnote mark or exponent placed with its own text matrix
+# instead of Ts (Word, LiveCycle) sits 0.33–0.5 em up, which can exceed half the line's box.
+SUPERSCRIPT_SIZE_RATIO = 0.8
+SUPERSCRIPT_RISE_EM = 0.6
+
 # A gap along the line wider than this (in font sizes) separates segments. Column gutters are
 # at least about 1 em (LaTeX \columnsep 10 pt at 10 pt); justified word gaps rarely reach it.
 SEGMENT_GAP_EM = 0.8
@@ -61,6 +68,10 @@ MAX_BACKTRACK_EM = 1.0
 # beside its word or stacked over a subscript overlaps by one small glyph (under 1 em).
 INTERLEAVED_OVERLAP_EM = 1.0
 SAME_BASELINE_EM = 0.15
+
+# A run whose glyph boxes lie wholly below another run's baseline is a line of its own even
+# when its baseline is within half that run's box: a small label tucked under a large line.
+# (Box top = baseline - (1 - FALLBACK_DESCENT_SHARE) of the run's text unit.)
 
 # Directions closer than this many degrees are one writing direction (transform rounding).
 DIRECTION_STEP_DEGREES = 1.0
@@ -282,7 +293,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
         if (cur is not None and key == cur_key
                 and (abs(v - prev_v) <= LINE_TOLERANCE_HEIGHTS * (h if h > prev_h else prev_h)
                      or ((flags | prev_flags) & TEXT_RISE
-                         and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size)))
+                         and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size))
+                     or raised_script(v, size, prev_v, prev_size))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
             cur.items.append(item)
             if end > cur.u1:
@@ -300,6 +312,14 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
             cur_key = key
         prev_v, prev_end, prev_h, prev_size, prev_flags = v, end, h, size, flags
     return runs
+
+
+def raised_script(v: float, size: float, other_v: float, other_size: float) -> bool:
+    """Is one of two stream neighbours (baseline v, font size) a superscript of the other set
+    without a text rise: in a smaller type and raised by at most SUPERSCRIPT_RISE_EM?"""
+    if size < other_size:
+        return size <= SUPERSCRIPT_SIZE_RATIO * other_size and 0.0 < other_v - v <= SUPERSCRIPT_RISE_EM * other_size
+    return other_size <= SUPERSCRIPT_SIZE_RATIO * size and 0.0 < v - other_v <= SUPERSCRIPT_RISE_EM * size
 
 
 def group_by_baseline(items: list, apart=None) -> list[list]:
@@ -388,8 +408,14 @@ def interleaved(line, run) -> bool:
     copy or a superscript beside its word?"""
     small = line.size if line.size < run.size else run.size
     overlap = (line.u1 if line.u1 < run.u1 else run.u1) - (line.u0 if line.u0 > run.u0 else run.u0)
-    return (overlap > INTERLEAVED_OVERLAP_EM * small
-            and abs(run.v - line.v) > SAME_BASELINE_EM * small)
+    return ((overlap > INTERLEAVED_OVERLAP_EM * small
+             and abs(run.v - line.v) > SAME_BASELINE_EM * small)
+            or below_baseline(run, line) or below_baseline(line, run))
+
+
+def below_baseline(lower, upper) -> bool:
+    """Do the glyph boxes of run `lower` lie wholly below the baseline of run `upper`?"""
+    return lower.v - (1.0 - FALLBACK_DESCENT_SHARE) * lower.height >= upper.v
 
 
 def _finish(key: int, run: _Run, accents: bool = False) -> list[Segment]:
