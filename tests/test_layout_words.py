@@ -114,6 +114,13 @@ def test_raised_footnote_number_at_line_start_is_its_own_word_and_block():
     assert reflow(body + note).split("\n\n") == ["Body text ends here.", "1 The scheme was first proposed."]
 
 
+def test_raised_number_before_a_number_marks_only_its_own_digits():
+    # pypdf example.pdf: a 6 pt "1" raised before "2021 estimate" (a chart legend): the
+    # footnote mark is the small raised digit, not the year's first digits ("1 20 21")
+    glyphs = [glyph("1", 72, 96, size=6)] + run("2021 estimate", 76, 100)
+    assert reflow(glyphs) == "1 2021 estimate"
+
+
 def test_mixed_fonts_inside_a_word_do_not_split_it():
     glyphs = run("Bold", 72, 100, font="Serif-Bold") + run("face", 92, 100, font="Serif")
     assert reflow(glyphs) == "Boldface"
