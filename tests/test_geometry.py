@@ -183,6 +183,20 @@ def test_small_label_below_a_large_line_is_not_set_into_it():
     assert lines_of(b.build()) == ["Arial font", "5"]
 
 
+def test_a_line_beside_a_large_number_does_not_interleave_with_the_small_line_above_it():
+    # prefilled_f1040: a 24 pt "1040", the 6 pt "Department of the Treasury" drawn right after
+    # it (within half its box of its baseline, so on its line), and under that small line the
+    # 12 pt title with a 20 pt "2010" (near the number's baseline): the title overlaps the small
+    # line along the line, on another baseline, so the two never interleave their letters
+    b = PdfBuilder()
+    b.page(b"BT /F2 24 Tf 50 700 Td (1040 ) Tj /F1 6 Tf 58.4 9.26 Td (Department of the Treasury) Tj ET "
+           b"BT /F2 12 Tf 108.4 696.91 Td (U.S. Individual Income Tax Return) Tj "
+           b"/F2 20 Tf 205 1.95 Td (2010) Tj ET",
+           fonts={"F1": b.font_type1("Helvetica"), "F2": b.font_type1("Helvetica-Bold")})
+    text = text_of(b.build())
+    assert "1040 Department of the Treasury" in text and "U.S. Individual Income Tax Return 2010" in text
+
+
 # ---------------------------------------------------------------- the visible box
 
 def cropped_page(crop_right: float, crop_top: float = 792) -> str:

@@ -179,9 +179,10 @@ def key_vector(key: int) -> tuple[float, float]:
 
 class _Run:
     # items: (u, end, glyph, stream index) per glyph
-    __slots__ = ("items", "key", "v", "height", "size", "u0", "u1", "order")
+    __slots__ = ("items", "key", "v", "height", "size", "u0", "u1", "order", "parts")
 
     def __init__(self, key, item, v, height, size, u0, u1, order):
+        self.parts = None   # (u0, u1, v, size) of its pieces once it holds two baselines (_absorb)
         self.items = [item]
         self.key = key
         self.v = v
@@ -297,6 +298,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                      or raised_script(v, size, prev_v, prev_size))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
             cur.items.append(item)
+            if v != prev_v:
+                cur.parts = ()   # baselines differ inside the run: its pieces are found below
             if end > cur.u1:
                 cur.u1 = end
             if u < cur.u0:
@@ -311,7 +314,44 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
             runs.append(cur)
             cur_key = key
         prev_v, prev_end, prev_h, prev_size, prev_flags = v, end, h, size, flags
+    for run in runs:
+        if run.parts is not None:
+            items = run.items
+            run.parts = baseline_pieces([it[0] for it in items], [it[1] for it in items],
+                                        [_across(it[2], run.key) for it in items],
+                                        [it[2].size if it[2].size > 0 else text_unit(it[2]) for it in items])
     return runs
+
+
+def _across(g: Glyph, key: int) -> float:
+    """v of a glyph in the frame of direction `key` (as _stream_runs measures it)."""
+    if key == HORIZONTAL:
+        return g.y
+    cos, sin = key_vector(key)
+    return g.y * cos - g.x * sin
+
+
+def baseline_pieces(us, ends, vs, sizes) -> list | None:
+    """The pieces (u0, u1, v, size) of a stream run whose glyphs (in stream order) do not all
+    share one baseline: a new piece where the baseline moves by more than SAME_BASELINE_EM of
+    the smaller size. None when the run is one piece."""
+    pieces = []
+    u0, u1, pv, psize = us[0], ends[0], vs[0], sizes[0]
+    for u, end, v, size in zip(us, ends, vs, sizes):
+        if abs(v - pv) > SAME_BASELINE_EM * (size if size < psize else psize):
+            pieces.append((u0, u1, pv, psize))
+            u0, u1, pv, psize = u, end, v, size
+            continue
+        if u < u0:
+            u0 = u
+        if end > u1:
+            u1 = end
+        if size > psize:
+            psize = size
+    if not pieces:
+        return None
+    pieces.append((u0, u1, pv, psize))
+    return pieces
 
 
 def raised_script(v: float, size: float, other_v: float, other_size: float) -> bool:
@@ -390,6 +430,11 @@ def _merge_runs(runs: list[_Run]) -> list[_Run]:
 
 def _absorb(line: _Run, run: _Run) -> None:
     """Merge `run` into `line` (runs of one baseline group, in order along the line)."""
+    if line.parts is not None or run.parts is not None or not on_one_baseline(line, run):
+        # a line on two baselines (a small line drawn beside a large number) keeps its pieces,
+        # so a later run is checked against the piece it overlaps (interleaved)
+        line.parts = ((line.parts or [(line.u0, line.u1, line.v, line.size)])
+                      + (run.parts or [(run.u0, run.u1, run.v, run.size)]))
     line.items.extend(run.items)
     if run.u1 > line.u1:
         line.u1 = run.u1
@@ -406,11 +451,25 @@ def interleaved(line, run) -> bool:
     """Do two runs (or segments) of one baseline group overlap along the line as two lines
     would (a 20 pt title and the 8 pt line tucked under it), not as a line and its fake-bold
     copy or a superscript beside its word?"""
+    if _interleaved(line.u0, line.u1, line.v, line.size, run.u0, run.u1, run.v, run.size) \
+            or below_baseline(run, line) or below_baseline(line, run):
+        return True
+    parts = getattr(line, "parts", None)   # a merged run on two baselines: each of its pieces
+    return parts is not None and any(_interleaved(u0, u1, v, size, run.u0, run.u1, run.v, run.size)
+                                     for u0, u1, v, size in parts)
+
+
+def _interleaved(u0: float, u1: float, v: float, size: float,
+                 run_u0: float, run_u1: float, run_v: float, run_size: float) -> bool:
+    small = size if size < run_size else run_size
+    overlap = (u1 if u1 < run_u1 else run_u1) - (u0 if u0 > run_u0 else run_u0)
+    return overlap > INTERLEAVED_OVERLAP_EM * small and abs(run_v - v) > SAME_BASELINE_EM * small
+
+
+def on_one_baseline(line, run) -> bool:
+    """Are the baselines of two runs within SAME_BASELINE_EM of the smaller size?"""
     small = line.size if line.size < run.size else run.size
-    overlap = (line.u1 if line.u1 < run.u1 else run.u1) - (line.u0 if line.u0 > run.u0 else run.u0)
-    return ((overlap > INTERLEAVED_OVERLAP_EM * small
-             and abs(run.v - line.v) > SAME_BASELINE_EM * small)
-            or below_baseline(run, line) or below_baseline(line, run))
+    return abs(run.v - line.v) <= SAME_BASELINE_EM * small
 
 
 def below_baseline(lower, upper) -> bool:
