@@ -60,6 +60,15 @@ def test_letters_a_word_space_apart_are_not_one_tracked_word():
     assert extract_text(b.build()).text.split("\n\n") == [" ".join(letters), "SUMMARY\n"]
 
 
+def test_a_row_of_circled_numbers_evenly_spaced_is_no_tracked_word():
+    # standard_fonts.pdf: ZapfDingbats' circled digits (codes 0xAC-0xB5), 0.4 em apart in a
+    # chart of the font: symbols, not the letters or digits of a tracked word
+    b = PdfBuilder()
+    row = b"".join(b"<%02X>-400" % code for code in range(0xAC, 0xB6))
+    b.page(b"BT /F1 16 Tf 52 300 Td [" + row + b"] TJ ET", fonts={"F1": b.font_type1("ZapfDingbats")})
+    assert extract_text(b.build()).text.split() == [chr(0x2460 + i) for i in range(10)]
+
+
 def test_codes_the_encoding_leaves_out_take_no_room_in_a_standard_font():
     # two-byte codes shown with a simple Helvetica (no /Widths): every 0x00 byte is an
     # unencoded code, drawn as .notdef with /MissingWidth 0 as poppler does, not the AFM's

@@ -193,8 +193,9 @@ def _overlong_word(texts, breaks: list[bool]) -> bool:
 
 
 def _spaced_letter(ch: str) -> bool:
-    """A letter or digit that tells a line's letter spacing (any but hangul)."""
-    return ch.isalnum() and (ch < FIRST_HANGUL or not is_hangul(ch))
+    """A letter or decimal digit that tells a line's letter spacing (any but hangul; circled
+    and other symbol numbers are a chart's symbols, not a tracked word's letters)."""
+    return (ch.isalpha() or ch.isdecimal()) and (ch < FIRST_HANGUL or not is_hangul(ch))
 
 
 def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps) -> None:
