@@ -130,6 +130,16 @@ def test_raised_number_before_a_number_marks_only_its_own_digits():
     assert reflow(glyphs) == "1 2021 estimate"
 
 
+def test_a_mark_drawn_over_a_letter_pulls_no_text_into_its_run():
+    # issue13211: a vector arrow (8 pt, raised 5.5 pt) drawn over "u" is no superscript: it
+    # opens its own stream run, and the 12 pt text after it does not continue that run
+    from glyphline.layout.lines import _stream_runs
+    glyphs = run("is u", 72, 100, size=12) + [glyph("\u2192", 88, 94.5, size=8)] + run("and more", 96, 100, size=12)
+    glyphs = [g._replace(height=0.9 * g.size) for g in glyphs]   # a Times-like box: 5.5 pt is over half of it
+    runs = ["".join(item[2].text for item in r.items) for r in _stream_runs(glyphs)]
+    assert "\u2192" in runs and any(r.startswith("and") for r in runs)
+
+
 def test_mixed_fonts_inside_a_word_do_not_split_it():
     glyphs = run("Bold", 72, 100, font="Serif-Bold") + run("face", 92, 100, font="Serif")
     assert reflow(glyphs) == "Boldface"

@@ -146,10 +146,16 @@ def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
                         and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
                         and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
     if cuts and changes:
-        # a glyph in a smaller type raised a little stays on its neighbour's line (_stream_runs)
-        cuts = [i for i in cuts
-                if not (raised_script(ys[i], run_sizes[i], ys[i - 1], run_sizes[i - 1])
-                        and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
+        # a glyph in a smaller type raised a little stays on its neighbour's line, and the glyph
+        # after it too unless the raised one opened its own run (_stream_runs)
+        kept: list[int] = []
+        for i in cuts:
+            if (raised_script(ys[i], run_sizes[i], ys[i - 1], run_sizes[i - 1], xs[i] - ends[i - 1])
+                    and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i]
+                    and not ((i == 1 or (kept and kept[-1] == i - 1)) and run_sizes[i - 1] < run_sizes[i])):
+                continue
+            kept.append(i)
+        cuts = kept
     runs: list[_Run] = []
     for a, b in zip([0] + cuts, cuts + [n]):
         if changes and _changes_inside(changes, a, b):

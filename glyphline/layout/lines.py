@@ -49,10 +49,14 @@ SCRIPT_RISE_EM = 1.1
 
 # A glyph in a smaller type (at most SUPERSCRIPT_SIZE_RATIO of its stream neighbour's size)
 # raised above the neighbour's baseline by at most SUPERSCRIPT_RISE_EM of the larger size
-# continues the neighbour's line: a footnote mark or exponent placed with its own text matrix
+# continues the neighbour's line (and the glyph after it, back on the baseline, continues its
+# line, unless the raised glyph is not beside the glyph before it): a footnote mark or exponent placed with its own text matrix
 # instead of Ts (Word, LiveCycle) sits 0.33–0.5 em up, which can exceed half the line's box.
 SUPERSCRIPT_SIZE_RATIO = 0.8
 SUPERSCRIPT_RISE_EM = 0.6
+# ... and it stands beside the neighbour, overlapping it by at most this much of the smaller
+# size (kerning): a mark drawn over its letter (a vector arrow over "u") is no superscript.
+SUPERSCRIPT_MAX_OVERLAP_EM = 0.1
 
 # A gap along the line wider than this (in font sizes) separates segments. Column gutters are
 # at least about 1 em (LaTeX \columnsep 10 pt at 10 pt); justified word gaps rarely reach it.
@@ -270,6 +274,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     last_height = last_size = math.nan   # never equal: the first glyph computes its unit
     h = size = prev_size = 0.0
     prev_flags = 0
+    prev_opened = True   # the previous glyph opened its run (then it is no superscript of the run)
     for index, g in enumerate(glyphs):
         if g.dy == 0.0 and g.dx > 0.0:     # upright horizontal text: u, v are x, y
             key = HORIZONTAL
@@ -295,9 +300,11 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                 and (abs(v - prev_v) <= LINE_TOLERANCE_HEIGHTS * (h if h > prev_h else prev_h)
                      or ((flags | prev_flags) & TEXT_RISE
                          and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size))
-                     or raised_script(v, size, prev_v, prev_size))
+                     or (raised_script(v, size, prev_v, prev_size, u - prev_end)
+                         and not (prev_opened and prev_size < size)))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
             cur.items.append(item)
+            prev_opened = False
             if v != prev_v:
                 cur.parts = ()   # baselines differ inside the run: its pieces are found below
             if end > cur.u1:
@@ -311,6 +318,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                 cur.size = size
         else:
             cur = _Run(key, item, v, h, size, u, end, index)
+            prev_opened = True
             runs.append(cur)
             cur_key = key
         prev_v, prev_end, prev_h, prev_size, prev_flags = v, end, h, size, flags
@@ -354,9 +362,12 @@ def baseline_pieces(us, ends, vs, sizes) -> list | None:
     return pieces
 
 
-def raised_script(v: float, size: float, other_v: float, other_size: float) -> bool:
-    """Is one of two stream neighbours (baseline v, font size) a superscript of the other set
-    without a text rise: in a smaller type and raised by at most SUPERSCRIPT_RISE_EM?"""
+def raised_script(v: float, size: float, other_v: float, other_size: float, gap: float) -> bool:
+    """Is one of two stream neighbours (baseline v, font size; `gap` from the first one's end to
+    the second one's start) a superscript of the other set without a text rise: in a smaller
+    type, raised by at most SUPERSCRIPT_RISE_EM, beside it (SUPERSCRIPT_MAX_OVERLAP_EM)?"""
+    if gap < -SUPERSCRIPT_MAX_OVERLAP_EM * (size if size < other_size else other_size):
+        return False
     if size < other_size:
         return size <= SUPERSCRIPT_SIZE_RATIO * other_size and 0.0 < other_v - v <= SUPERSCRIPT_RISE_EM * other_size
     return other_size <= SUPERSCRIPT_SIZE_RATIO * size and 0.0 < v - other_v <= SUPERSCRIPT_RISE_EM * size
