@@ -20,7 +20,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from typing import Any, Callable
-from .pdfobjects import resolve
+from .pdfobjects import flag, resolve
 
 POINTS_PER_INCH = 72.0
 MIN_DPI = 20.0          # below this an image placed on a page is an icon, not something to read
@@ -48,12 +48,6 @@ def _int(obj: Any, default: int) -> int:
         return int(obj)
     except (TypeError, ValueError):
         return default
-
-
-def _true(obj: Any) -> bool:
-    """A PDF boolean (pypdf's BooleanObject(False) is truthy as an object)."""
-    obj = resolve(obj)
-    return obj is True or getattr(obj, "value", None) is True
 
 
 def _as_list(obj: Any) -> list:
@@ -110,7 +104,7 @@ def _ccitt_tiff(xobject: Any, parms: Any, width: int, height: int) -> bytes:
     rows = _int(parms.get("/Rows"), height) or height
     columns = _int(parms.get("/Columns"), 1728) or width
     inverted = _inverted(xobject)
-    if _true(parms.get("/BlackIs1")):
+    if flag(parms, "/BlackIs1"):
         inverted = not inverted
     compression = 4 if k < 0 else 3
     tags = [
@@ -250,7 +244,7 @@ def _palette(lookup: Any) -> bytes:
 
 
 def _pnm(xobject: Any, samples: bytes, width: int, height: int) -> bytes:
-    mask = _true(xobject.get("/ImageMask"))
+    mask = flag(xobject, "/ImageMask")
     bpc = 1 if mask else _int(xobject.get("/BitsPerComponent"), 8)
     kind, n, palette = ("gray", 1, None) if mask else _colour_space(xobject)
     inverted = _inverted(xobject)

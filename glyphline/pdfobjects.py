@@ -32,3 +32,19 @@ def resolve(obj: Any) -> Any:
     if isinstance(obj, (IndirectObject, NullObject)):
         return None
     return obj
+
+
+def flag(dictionary: Any, key: str) -> bool:
+    """Is the boolean entry `key` of a PDF dictionary true? Always read booleans through this:
+    pypdf's BooleanObject(False) is a truthy object (the value is in .value), so
+    `if d.get("/NeedAppearances")` would take false for true. Missing, null, dangling or
+    non-boolean entries read as false."""
+    if not hasattr(dictionary, "get"):
+        return False
+    try:
+        value = resolve(dictionary.get(key))
+    except _BUDGET_ERRORS:
+        raise
+    except Exception:
+        return False
+    return getattr(value, "value", value) is True

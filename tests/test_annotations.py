@@ -209,6 +209,15 @@ def test_need_appearances_replaces_a_stale_appearance_by_the_value(drawn):
     assert _text(_glyphs(fresh), ANNOTATION) == "Eve"              # …unless the form asks for new ones
 
 
+def test_need_appearances_false_keeps_the_appearance():
+    # pypdf reads `false` as BooleanObject(False), a truthy object: booleans go through pdfobjects.flag
+    def stale(b, font):
+        return b.annotation("/Widget", (150, 690, 350, 710), appearance=b"BT /F1 12 Tf 2 5 Td (Old) Tj ET",
+                            fonts={"F1": font}, FT="/Tx", V="Eve", DA=b"/Helv 11 Tf 0 g")
+    kept = _document(stale, catalog={"AcroForm": {"Fields": [], "NeedAppearances": False}})
+    assert _text(_glyphs(kept), ANNOTATION) == "Old"
+
+
 def test_need_appearances_keeps_the_appearance_of_a_field_without_value():
     def unset(b, font):
         return b.annotation("/Widget", (150, 690, 350, 710), appearance=b"BT /F1 12 Tf 2 5 Td (Hint) Tj ET",

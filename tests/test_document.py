@@ -670,3 +670,16 @@ def test_repair_warnings_carry_no_memory_addresses_so_outputs_are_reproducible()
                                "Expecting a NameObject for key but found IndirectObject(27, 0, 140663607063376)", None, None)
     _WarningCollector(sink, 10).emit(record)
     assert sink == ["repaired: Expecting a NameObject for key but found IndirectObject(27, 0)"]
+
+
+def test_pdf_booleans_are_read_by_value_not_by_object_truth():
+    # pypdf's BooleanObject(False) is truthy as an object; flag() reads its value
+    from pypdf.generic import BooleanObject, DictionaryObject, NameObject, NullObject
+
+    from glyphline.pdfobjects import flag
+
+    d = DictionaryObject({NameObject("/On"): BooleanObject(True), NameObject("/Off"): BooleanObject(False),
+                          NameObject("/Null"): NullObject(), NameObject("/Name"): NameObject("/true")})
+    assert flag(d, "/On") and flag({"/Plain": True}, "/Plain")
+    assert not any(flag(d, key) for key in ("/Off", "/Null", "/Name", "/Missing"))
+    assert not flag(None, "/On") and not flag({"/Plain": False}, "/Plain")

@@ -160,6 +160,43 @@ def test_line_drawn_whole_with_a_rise_is_still_its_own_line():
     assert lines_of(data) == ["The first line of text.", "The raised line of text.", "The third line of text."]
 
 
+WORDS_WIDTH = 8.332   # "Adjunta lo requerido" in Times-Roman, in em
+
+
+def test_footnote_mark_placed_with_its_own_text_matrix_joins_its_word():
+    # bug1815476 (LiveCycle): the 8 pt "6" gets its own Tm 5.5 pt up (0.46 em: more than half
+    # the 12 pt line's box), the period another Tm back on the baseline; no Ts anywhere
+    b = PdfBuilder()
+    b.page(b"BT /F1 12 Tf 1 0 0 1 72 700 Tm (Adjunta lo requerido) Tj "
+           b"/F1 8.04 Tf 1 0 0 1 %.3f 705.52 Tm (6) Tj /F1 12 Tf 1 0 0 1 %.3f 700 Tm (. Salamanca) Tj ET"
+           % (72 + WORDS_WIDTH * 12, 72 + WORDS_WIDTH * 12 + 0.5 * 8.04),
+           fonts={"F1": b.font_type1("Times-Roman")})
+    assert lines_of(b.build()) == ["Adjunta lo requerido6. Salamanca"]
+
+
+def test_small_label_below_a_large_line_is_not_set_into_it():
+    # pdfminer font-size-test: a 5 pt "5" under the 28 pt "Arial font", at the same x, its box
+    # wholly below the large line's baseline though its baseline is within half that line's box
+    b = PdfBuilder()
+    b.page(b"BT /F1 28 Tf 72 700 Td (Arial font) Tj ET BT /F1 5 Tf 72 687.5 Td (5) Tj ET",
+           fonts={"F1": b.font_type1("Helvetica")})
+    assert lines_of(b.build()) == ["Arial font", "5"]
+
+
+def test_a_line_beside_a_large_number_does_not_interleave_with_the_small_line_above_it():
+    # prefilled_f1040: a 24 pt "1040", the 6 pt "Department of the Treasury" drawn right after
+    # it (within half its box of its baseline, so on its line), and under that small line the
+    # 12 pt title with a 20 pt "2010" (near the number's baseline): the title overlaps the small
+    # line along the line, on another baseline, so the two never interleave their letters
+    b = PdfBuilder()
+    b.page(b"BT /F2 24 Tf 50 700 Td (1040 ) Tj /F1 6 Tf 58.4 9.26 Td (Department of the Treasury) Tj ET "
+           b"BT /F2 12 Tf 108.4 696.91 Td (U.S. Individual Income Tax Return) Tj "
+           b"/F2 20 Tf 205 1.95 Td (2010) Tj ET",
+           fonts={"F1": b.font_type1("Helvetica"), "F2": b.font_type1("Helvetica-Bold")})
+    text = text_of(b.build())
+    assert "1040 Department of the Treasury" in text and "U.S. Individual Income Tax Return 2010" in text
+
+
 # ---------------------------------------------------------------- the visible box
 
 def cropped_page(crop_right: float, crop_top: float = 792) -> str:

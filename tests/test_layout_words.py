@@ -60,6 +60,15 @@ def test_letters_a_word_space_apart_are_not_one_tracked_word():
     assert extract_text(b.build()).text.split("\n\n") == [" ".join(letters), "SUMMARY\n"]
 
 
+def test_a_row_of_circled_numbers_evenly_spaced_is_no_tracked_word():
+    # standard_fonts.pdf: ZapfDingbats' circled digits (codes 0xAC-0xB5), 0.4 em apart in a
+    # chart of the font: symbols, not the letters or digits of a tracked word
+    b = PdfBuilder()
+    row = b"".join(b"<%02X>-400" % code for code in range(0xAC, 0xB6))
+    b.page(b"BT /F1 16 Tf 52 300 Td [" + row + b"] TJ ET", fonts={"F1": b.font_type1("ZapfDingbats")})
+    assert extract_text(b.build()).text.split() == [chr(0x2460 + i) for i in range(10)]
+
+
 def test_codes_the_encoding_leaves_out_take_no_room_in_a_standard_font():
     # two-byte codes shown with a simple Helvetica (no /Widths): every 0x00 byte is an
     # unencoded code, drawn as .notdef with /MissingWidth 0 as poppler does, not the AFM's
@@ -112,6 +121,23 @@ def test_raised_footnote_number_at_line_start_is_its_own_word_and_block():
     body = run("Body text ends here.", 72, 100)
     note = [glyph("1", 72, 696, size=6)] + run("The scheme was first proposed.", 75.5, 700, size=8)
     assert reflow(body + note).split("\n\n") == ["Body text ends here.", "1 The scheme was first proposed."]
+
+
+def test_raised_number_before_a_number_marks_only_its_own_digits():
+    # pypdf example.pdf: a 6 pt "1" raised before "2021 estimate" (a chart legend): the
+    # footnote mark is the small raised digit, not the year's first digits ("1 20 21")
+    glyphs = [glyph("1", 72, 96, size=6)] + run("2021 estimate", 76, 100)
+    assert reflow(glyphs) == "1 2021 estimate"
+
+
+def test_a_mark_drawn_over_a_letter_pulls_no_text_into_its_run():
+    # issue13211: a vector arrow (8 pt, raised 5.5 pt) drawn over "u" is no superscript: it
+    # opens its own stream run, and the 12 pt text after it does not continue that run
+    from glyphline.layout.lines import _stream_runs
+    glyphs = run("is u", 72, 100, size=12) + [glyph("\u2192", 88, 94.5, size=8)] + run("and more", 96, 100, size=12)
+    glyphs = [g._replace(height=0.9 * g.size) for g in glyphs]   # a Times-like box: 5.5 pt is over half of it
+    runs = ["".join(item[2].text for item in r.items) for r in _stream_runs(glyphs)]
+    assert "\u2192" in runs and any(r.startswith("and") for r in runs)
 
 
 def test_mixed_fonts_inside_a_word_do_not_split_it():

@@ -383,6 +383,21 @@ def test_a_windows_core_font_shown_by_glyph_id_without_embedding_reads_by_its_gl
     text, _ = page_text(b, font, hex_codes([43, 72, 79, 79, 82, 3, 112]))
     assert text == expected
 
+@pytest.mark.parametrize("glyphs, expected", [
+    ([179, 36, 37, 38, 180, 3, 181, 68, 69, 70, 182], "\u201cABC\u201d \u2018abc\u2019"),  # pdfjs issue15441
+    ([268, 227, 254, 284, 229, 234, 105, 116, 112], "\u011b\u0161\u010d\u0159\u017e\u00fd\u00e1\u00ed\u00e9"),
+    ([267, 226, 253, 283, 228, 233, 200, 203, 101, 3, 292], "\u011a\u0160\u010c\u0158\u017d\u00dd\u00c1\u00cd\u00c9 \u016f"),
+    ([53, 40, 38, 50, 48, 40, 49, 39, 36, 38, 44, 207, 49], "RECOMENDACI\u00d3N"),  # pdfjs issue15977
+    ([36, 172, 178, 208, 209, 255, 273, 274, 299, 69], "Ab"),   # glyphs whose place is not known
+])
+def test_a_windows_core_font_past_the_macintosh_order_leaves_out_the_glyphs_it_lacks(glyphs, expected):
+    # pdfjs issue13916 (Czech "ěščřžýáíé" in ArialMT by glyph id): Arial lacks two glyphs of the
+    # Macintosh order (one before glyph 179, one before 210) and follows it with Central European letters
+    b = PdfBuilder()
+    text, _ = page_text(b, core_font_cid(b, "ArialMT"), hex_codes(glyphs))
+    assert text == expected
+
+
 def test_corrupt_cid_programs_never_raise():
     good = font_program({(3, 1): cmap_format4({0x4E2D: 1})}, names=[".notdef", "uni4E2D"])
     for cut in (0, 11, 40, len(good) // 2, len(good) - 5):

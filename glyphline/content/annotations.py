@@ -26,7 +26,7 @@ from ..fonts.standard14 import metrics, standard_name
 from ..glyph import ANNOTATION, Glyph
 from ..limits import PageBudgetExceeded
 from ..notices import warning
-from ..pdfobjects import resolve
+from ..pdfobjects import flag, resolve
 from .env import PageEnv
 from .interpreter import IDENTITY, _matrix, _multiply, decode_text_string, interpret
 
@@ -100,7 +100,7 @@ def xfa_warning(catalog) -> str | None:
         return None
     acroform = resolve(catalog.get("/AcroForm"))
     xfa = resolve(acroform.get("/XFA")) if hasattr(acroform, "get") else None
-    needs_rendering = _true(catalog.get("/NeedsRendering"))
+    needs_rendering = flag(catalog, "/NeedsRendering")
     if xfa is None and not needs_rendering:
         return None
     fields = resolve(acroform.get("/Fields")) if hasattr(acroform, "get") else None
@@ -122,7 +122,7 @@ class _FormDefaults:
         self.fonts = fonts if hasattr(fonts, "items") and fonts else None
         self.appearance = acroform.get("/DA")
         self.quadding = acroform.get("/Q")
-        self.need_appearances = _true(acroform.get("/NeedAppearances"))
+        self.need_appearances = flag(acroform, "/NeedAppearances")
 
 
 def _draw_annotation(ref, form: _FormDefaults, page_matrix: tuple, env: PageEnv, out: list) -> str | None:
@@ -406,12 +406,6 @@ def _value_text(value) -> str:
 
 def _is_stream(obj) -> bool:
     return hasattr(obj, "get_data") and hasattr(obj, "get")
-
-
-def _true(value) -> bool:
-    """A PDF boolean that is true (pypdf's BooleanObject keeps it in .value)."""
-    value = resolve(value)
-    return getattr(value, "value", value) is True
 
 
 def _integer(value) -> int:

@@ -41,10 +41,20 @@ SFNT_VERSIONS = (b"\x00\x01\x00\x00", b"true", b"OTTO", b"typ1")
 # symbolic fonts map their codes into this block of their (3,0) cmap (ISO 32000-1 §9.6.6.4)
 SYMBOL_CMAP_OFFSETS = (0xF000, 0x0000, 0xF100, 0xF200)
 # CORE_FONT_GLYPH_ORDER: the Windows core fonts (Monotype's Arial, Times New Roman, Courier New)
-# put their first 258 glyphs in the Macintosh standard order below, so a producer that shows
+# put their first 172 glyphs in the Macintosh standard order below, so a producer that shows
 # them by glyph id without embedding or mapping them still names the characters (pdf.js reads
 # such fonts through its GlyphMapForStandardFonts); Arial Black and Arial Unicode are ordered
 # otherwise.
+# Past glyph 171 their order leaves glyphs of the Macintosh one out: glyph 179 is the Mac order's
+# 180 and glyph 210 its 212 (pdfjs issue15441's "“ABC” ‘abc’", issue15977's "RECOMENDACIÓN",
+# issue13916's Czech "ĚŠČŘŽÝÁÍÉ ěščřžýáíé"): (first glyph, end glyph, Mac index - glyph id);
+# glyphs 172-178 and 208-209, where the left-out glyphs sit, are not known and stay unmapped.
+CORE_FONT_MAC_RANGES = ((1, 172, 0), (179, 208, 1), (210, 255, 2))
+# From glyph 258 on, the Central European letters the Mac order lacks, in Unicode order (the same
+# files give Ě 267, ě 268, Ř 283, ř 284, ů 292; pdf.js's table of these fonts agrees at the other
+# letters it lists); "\0" marks the two glyphs after ľ, which no file shows.
+CORE_FONT_FIRST_EXTENDED = 258
+CORE_FONT_EXTENDED = "ĂăĄąĎďĐĘęĚěĹĺĽľ\0\0ŃńŇňŐőŔŕŘřŚśŢţŤťŮůŰűŹźŻż"
 CORE_FONT_FAMILIES = ("arial", "timesnewroman", "couriernew")
 CORE_FONT_OTHER_ORDER = ("arialblack", "arialunicode")
 UNICODE_CMAPS = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
@@ -455,7 +465,7 @@ def cid_font_text(cid_font: Any, read_stream: Callable[[Any], bytes],
 def core_font_glyph_text(cid_font: Any, font_name: str) -> Callable[[int], str | None] | None:
     """CORE_FONT_GLYPH_ORDER: for a CIDFontType2 that is not embedded, shown through Identity
     CIDs = glyph ids (no /CIDToGIDMap stream), whose name is a Windows core font: glyph id → text
-    by the Macintosh standard order of its first 258 glyphs; None for any other font."""
+    by its glyph order (CORE_FONT_MAC_RANGES, CORE_FONT_EXTENDED); None for any other font."""
     if not is_dict(cid_font) or name(get(cid_font, "/Subtype")) != "CIDFontType2":
         return None
     if _program_stream(get(cid_font, "/FontDescriptor")) is not None:
@@ -467,13 +477,21 @@ def core_font_glyph_text(cid_font: Any, font_name: str) -> Callable[[int], str |
     if not key.startswith(CORE_FONT_FAMILIES) or key.startswith(CORE_FONT_OTHER_ORDER):
         return None
 
-    def text(gid: int) -> str | None:
-        if not isinstance(gid, int) or not 0 < gid < len(MAC_GLYPH_NAMES):
-            return None
-        mapped = glyph_to_unicode(MAC_GLYPH_NAMES[gid])
-        return mapped if usable_text(mapped) else None
+    return core_font_glyph
 
-    return text
+
+def core_font_glyph(gid: int) -> str | None:
+    """The text of glyph `gid` of a Windows core font (CORE_FONT_GLYPH_ORDER), None if unknown."""
+    if not isinstance(gid, int):
+        return None
+    for first, end, shift in CORE_FONT_MAC_RANGES:
+        if first <= gid < end:
+            mapped = glyph_to_unicode(MAC_GLYPH_NAMES[gid + shift])
+            return mapped if usable_text(mapped) else None
+    k = gid - CORE_FONT_FIRST_EXTENDED
+    if 0 <= k < len(CORE_FONT_EXTENDED) and CORE_FONT_EXTENDED[k] != "\0":
+        return CORE_FONT_EXTENDED[k]
+    return None
 
 
 def _cid_to_gid_map(cid_font: Any, read_stream: Callable[[Any], bytes], warnings: list[str]) -> bytes | None:

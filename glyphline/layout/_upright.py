@@ -23,8 +23,8 @@ from ..glyph import TEXT_RISE, VERTICAL, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
 from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
-                    Segment, _merge_runs, _Run, box_descent, box_height, box_height_of, text_unit,
-                    text_unit_of)
+                    Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height, box_height_of,
+                    raised_script, text_unit, text_unit_of)
 from .model import Word
 from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
@@ -57,6 +57,7 @@ class _RangeRun(_Run):
     __slots__ = ("_u0", "_u1", "_xs", "_ends")
 
     def __init__(self, span, v, height, size, xs, ends):
+        self.parts = None
         self.items = [span]
         self.key = HORIZONTAL
         self.v = v
@@ -144,6 +145,17 @@ def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
                 if not ((flags[i] | flags[i - 1]) & TEXT_RISE
                         and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
                         and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
+    if cuts and changes:
+        # a glyph in a smaller type raised a little stays on its neighbour's line, and the glyph
+        # after it too unless the raised one opened its own run (_stream_runs)
+        kept: list[int] = []
+        for i in cuts:
+            if (raised_script(ys[i], run_sizes[i], ys[i - 1], run_sizes[i - 1], xs[i] - ends[i - 1])
+                    and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i]
+                    and not ((i == 1 or (kept and kept[-1] == i - 1)) and run_sizes[i - 1] < run_sizes[i])):
+                continue
+            kept.append(i)
+        cuts = kept
     runs: list[_Run] = []
     for a, b in zip([0] + cuts, cuts + [n]):
         if changes and _changes_inside(changes, a, b):
@@ -152,7 +164,12 @@ def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
             v, size = ys[a + run_units.index(height)], max(run_sizes[a:b])
         else:   # one font along the run
             height, v, size = units[a], ys[a], run_sizes[a]
-        runs.append(_RangeRun((a, b), v, height, size, xs, ends))
+        run = _RangeRun((a, b), v, height, size, xs, ends)
+        if b - a > 1:
+            run_ys = ys[a:b]
+            if min(run_ys) != max(run_ys):   # baselines differ inside the run (_stream_runs)
+                run.parts = baseline_pieces(xs[a:b], ends[a:b], run_ys, run_sizes[a:b])
+        runs.append(run)
     # the glyphs that repeat one of the two before them close by (fake bold), if any
     repeats = _close_repeats(texts, xs, ys, ends, sizes)
     segments: list[Segment] = []

@@ -47,6 +47,17 @@ LINE_TOLERANCE_HEIGHTS = 0.5
 # em above the baseline (pdf.js text_rise_eol_bug: 12 pt over 12 pt text), a line pitch beyond.
 SCRIPT_RISE_EM = 1.1
 
+# A glyph in a smaller type (at most SUPERSCRIPT_SIZE_RATIO of its stream neighbour's size)
+# raised above the neighbour's baseline by at most SUPERSCRIPT_RISE_EM of the larger size
+# continues the neighbour's line (and the glyph after it, back on the baseline, continues its
+# line, unless the raised glyph is not beside the glyph before it): a footnote mark or exponent placed with its own text matrix
+# instead of Ts (Word, LiveCycle) sits 0.33–0.5 em up, which can exceed half the line's box.
+SUPERSCRIPT_SIZE_RATIO = 0.8
+SUPERSCRIPT_RISE_EM = 0.6
+# ... and it stands beside the neighbour, overlapping it by at most this much of the smaller
+# size (kerning): a mark drawn over its letter (a vector arrow over "u") is no superscript.
+SUPERSCRIPT_MAX_OVERLAP_EM = 0.1
+
 # A gap along the line wider than this (in font sizes) separates segments. Column gutters are
 # at least about 1 em (LaTeX \columnsep 10 pt at 10 pt); justified word gaps rarely reach it.
 SEGMENT_GAP_EM = 0.8
@@ -61,6 +72,10 @@ MAX_BACKTRACK_EM = 1.0
 # beside its word or stacked over a subscript overlaps by one small glyph (under 1 em).
 INTERLEAVED_OVERLAP_EM = 1.0
 SAME_BASELINE_EM = 0.15
+
+# A run whose glyph boxes lie wholly below another run's baseline is a line of its own even
+# when its baseline is within half that run's box: a small label tucked under a large line.
+# (Box top = baseline - (1 - FALLBACK_DESCENT_SHARE) of the run's text unit.)
 
 # Directions closer than this many degrees are one writing direction (transform rounding).
 DIRECTION_STEP_DEGREES = 1.0
@@ -168,9 +183,10 @@ def key_vector(key: int) -> tuple[float, float]:
 
 class _Run:
     # items: (u, end, glyph, stream index) per glyph
-    __slots__ = ("items", "key", "v", "height", "size", "u0", "u1", "order")
+    __slots__ = ("items", "key", "v", "height", "size", "u0", "u1", "order", "parts")
 
     def __init__(self, key, item, v, height, size, u0, u1, order):
+        self.parts = None   # (u0, u1, v, size) of its pieces once it holds two baselines (_absorb)
         self.items = [item]
         self.key = key
         self.v = v
@@ -258,6 +274,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
     last_height = last_size = math.nan   # never equal: the first glyph computes its unit
     h = size = prev_size = 0.0
     prev_flags = 0
+    prev_opened = True   # the previous glyph opened its run (then it is no superscript of the run)
     for index, g in enumerate(glyphs):
         if g.dy == 0.0 and g.dx > 0.0:     # upright horizontal text: u, v are x, y
             key = HORIZONTAL
@@ -282,9 +299,14 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
         if (cur is not None and key == cur_key
                 and (abs(v - prev_v) <= LINE_TOLERANCE_HEIGHTS * (h if h > prev_h else prev_h)
                      or ((flags | prev_flags) & TEXT_RISE
-                         and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size)))
+                         and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size))
+                     or (raised_script(v, size, prev_v, prev_size, u - prev_end)
+                         and not (prev_opened and prev_size < size)))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
             cur.items.append(item)
+            prev_opened = False
+            if v != prev_v:
+                cur.parts = ()   # baselines differ inside the run: its pieces are found below
             if end > cur.u1:
                 cur.u1 = end
             if u < cur.u0:
@@ -296,10 +318,59 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                 cur.size = size
         else:
             cur = _Run(key, item, v, h, size, u, end, index)
+            prev_opened = True
             runs.append(cur)
             cur_key = key
         prev_v, prev_end, prev_h, prev_size, prev_flags = v, end, h, size, flags
+    for run in runs:
+        if run.parts is not None:
+            items = run.items
+            run.parts = baseline_pieces([it[0] for it in items], [it[1] for it in items],
+                                        [_across(it[2], run.key) for it in items],
+                                        [it[2].size if it[2].size > 0 else text_unit(it[2]) for it in items])
     return runs
+
+
+def _across(g: Glyph, key: int) -> float:
+    """v of a glyph in the frame of direction `key` (as _stream_runs measures it)."""
+    if key == HORIZONTAL:
+        return g.y
+    cos, sin = key_vector(key)
+    return g.y * cos - g.x * sin
+
+
+def baseline_pieces(us, ends, vs, sizes) -> list | None:
+    """The pieces (u0, u1, v, size) of a stream run whose glyphs (in stream order) do not all
+    share one baseline: a new piece where the baseline moves by more than SAME_BASELINE_EM of
+    the smaller size. None when the run is one piece."""
+    pieces = []
+    u0, u1, pv, psize = us[0], ends[0], vs[0], sizes[0]
+    for u, end, v, size in zip(us, ends, vs, sizes):
+        if abs(v - pv) > SAME_BASELINE_EM * (size if size < psize else psize):
+            pieces.append((u0, u1, pv, psize))
+            u0, u1, pv, psize = u, end, v, size
+            continue
+        if u < u0:
+            u0 = u
+        if end > u1:
+            u1 = end
+        if size > psize:
+            psize = size
+    if not pieces:
+        return None
+    pieces.append((u0, u1, pv, psize))
+    return pieces
+
+
+def raised_script(v: float, size: float, other_v: float, other_size: float, gap: float) -> bool:
+    """Is one of two stream neighbours (baseline v, font size; `gap` from the first one's end to
+    the second one's start) a superscript of the other set without a text rise: in a smaller
+    type, raised by at most SUPERSCRIPT_RISE_EM, beside it (SUPERSCRIPT_MAX_OVERLAP_EM)?"""
+    if gap < -SUPERSCRIPT_MAX_OVERLAP_EM * (size if size < other_size else other_size):
+        return False
+    if size < other_size:
+        return size <= SUPERSCRIPT_SIZE_RATIO * other_size and 0.0 < other_v - v <= SUPERSCRIPT_RISE_EM * other_size
+    return other_size <= SUPERSCRIPT_SIZE_RATIO * size and 0.0 < v - other_v <= SUPERSCRIPT_RISE_EM * size
 
 
 def group_by_baseline(items: list, apart=None) -> list[list]:
@@ -370,6 +441,11 @@ def _merge_runs(runs: list[_Run]) -> list[_Run]:
 
 def _absorb(line: _Run, run: _Run) -> None:
     """Merge `run` into `line` (runs of one baseline group, in order along the line)."""
+    if line.parts is not None or run.parts is not None or not on_one_baseline(line, run):
+        # a line on two baselines (a small line drawn beside a large number) keeps its pieces,
+        # so a later run is checked against the piece it overlaps (interleaved)
+        line.parts = ((line.parts or [(line.u0, line.u1, line.v, line.size)])
+                      + (run.parts or [(run.u0, run.u1, run.v, run.size)]))
     line.items.extend(run.items)
     if run.u1 > line.u1:
         line.u1 = run.u1
@@ -386,10 +462,30 @@ def interleaved(line, run) -> bool:
     """Do two runs (or segments) of one baseline group overlap along the line as two lines
     would (a 20 pt title and the 8 pt line tucked under it), not as a line and its fake-bold
     copy or a superscript beside its word?"""
+    if _interleaved(line.u0, line.u1, line.v, line.size, run.u0, run.u1, run.v, run.size) \
+            or below_baseline(run, line) or below_baseline(line, run):
+        return True
+    parts = getattr(line, "parts", None)   # a merged run on two baselines: each of its pieces
+    return parts is not None and any(_interleaved(u0, u1, v, size, run.u0, run.u1, run.v, run.size)
+                                     for u0, u1, v, size in parts)
+
+
+def _interleaved(u0: float, u1: float, v: float, size: float,
+                 run_u0: float, run_u1: float, run_v: float, run_size: float) -> bool:
+    small = size if size < run_size else run_size
+    overlap = (u1 if u1 < run_u1 else run_u1) - (u0 if u0 > run_u0 else run_u0)
+    return overlap > INTERLEAVED_OVERLAP_EM * small and abs(run_v - v) > SAME_BASELINE_EM * small
+
+
+def on_one_baseline(line, run) -> bool:
+    """Are the baselines of two runs within SAME_BASELINE_EM of the smaller size?"""
     small = line.size if line.size < run.size else run.size
-    overlap = (line.u1 if line.u1 < run.u1 else run.u1) - (line.u0 if line.u0 > run.u0 else run.u0)
-    return (overlap > INTERLEAVED_OVERLAP_EM * small
-            and abs(run.v - line.v) > SAME_BASELINE_EM * small)
+    return abs(run.v - line.v) <= SAME_BASELINE_EM * small
+
+
+def below_baseline(lower, upper) -> bool:
+    """Do the glyph boxes of run `lower` lie wholly below the baseline of run `upper`?"""
+    return lower.v - (1.0 - FALLBACK_DESCENT_SHARE) * lower.height >= upper.v
 
 
 def _finish(key: int, run: _Run, accents: bool = False) -> list[Segment]:

@@ -89,16 +89,25 @@ FOOTNOTE_MAX_CHARS = 3
 def leading_mark(glyphs: list[Glyph]) -> int:
     """How many glyphs at the start of a line form a raised footnote number (0 if none)."""
     n = len(glyphs)
+    first = glyphs[0]
     k = 0
-    while k < n and k < FOOTNOTE_MAX_CHARS and glyphs[k].text in FOOTNOTE_MARKS:
+    # the mark's glyphs share the first one's size and baseline: the digits of a number in
+    # the text's own size after it ("¹2021") are no part of it
+    while (k < n and k < FOOTNOTE_MAX_CHARS and glyphs[k].text in FOOTNOTE_MARKS
+           and glyphs[k].size == first.size and _across(glyphs[k]) == _across(first)):
         k += 1
     if k == 0 or k == n:
         return 0
-    first, ref = glyphs[0], glyphs[k]
-    raise_ = (ref.y * ref.dx - ref.x * ref.dy) - (first.y * first.dx - first.x * first.dy)
+    ref = glyphs[k]
+    raise_ = _across(ref) - _across(first)
     if first.size < FOOTNOTE_SIZE_RATIO * ref.size and raise_ > FOOTNOTE_RAISE_EM * ref.size:
         return k
     return 0
+
+
+def _across(g: Glyph) -> float:
+    """The glyph's baseline position across its writing direction."""
+    return g.y * g.dx - g.x * g.dy
 
 
 def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
@@ -184,8 +193,9 @@ def _overlong_word(texts, breaks: list[bool]) -> bool:
 
 
 def _spaced_letter(ch: str) -> bool:
-    """A letter or digit that tells a line's letter spacing (any but hangul)."""
-    return ch.isalnum() and (ch < FIRST_HANGUL or not is_hangul(ch))
+    """A letter or decimal digit that tells a line's letter spacing (any but hangul; circled
+    and other symbol numbers are a chart's symbols, not a tracked word's letters)."""
+    return (ch.isalpha() or ch.isdecimal()) and (ch < FIRST_HANGUL or not is_hangul(ch))
 
 
 def _script_breaks(texts, breaks: list[bool], gaps: list[float], caps) -> None:
