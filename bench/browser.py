@@ -10,8 +10,12 @@ service worker, as a returning visitor has them), served by `make run`'s server 
     build shipped one: --ship-snapshot);
   - warm start: reload served by the service worker → "ready" (median of --runs);
   - drop-to-text: a one-page PDF handed to extractText one second after navigation start;
-  - pages per second in the worker on the longest corpus documents, and pdf.js's
-    getTextContent (npm pdfjs-dist, self-hosted beside the app) on the same files, with ratios.
+  - pages per second on the longest corpus documents, one worker (workers: 1) and the worker
+    pool (its default size: the cores, capped by memory), and pdf.js's getTextContent (npm
+    pdfjs-dist, self-hosted beside the app) on the same files, with ratios (median of --runs,
+    the three taken in turn); where the pool's time went, the memory one more worker took
+    (all Chromium processes' RSS, before the first helper started and after), and what 4 and 8
+    workers would give by Amdahl's law from this run's serial part (an estimate, not a measure).
 Prints one table. A benchmark, not a test: figures depend on the machine's load.
 """
 from __future__ import annotations
@@ -100,6 +104,60 @@ def wait_ready(page, timeout_s: float = 120) -> float:
     raise TimeoutError("the worker did not become ready")
 
 
+OURS = """async ([b64, options]) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const r = await window.glyphline.extractText(bytes, options);
+    return { pages: r.pages.length, seconds: r.seconds, pool: r.pool || null };
+}"""
+
+
+def wait_true(page, expression: str, timeout_s: float = 60) -> None:
+    """Polls `expression` (the page's CSP forbids the string predicates of wait_for_function)."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(f"() => {expression}"):
+        if time.monotonic() > deadline:
+            raise TimeoutError(expression)
+        time.sleep(0.05)
+
+
+def chromium_rss(profile: Path) -> int:
+    """Bytes resident in this run's browser (the process started on `profile`) and every process
+    under it: the workers live in the page's renderer. Other people's browsers do not count."""
+    parents: dict[int, int] = {}
+    root = None
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if root is None and f"--user-data-dir={profile}".encode() in (proc / "cmdline").read_bytes():
+                root = int(proc.name)
+        except (OSError, ValueError, IndexError):
+            continue
+    if root is None:
+        return 0
+    tree, grew = {root}, True
+    while grew:
+        found = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= found
+        grew = bool(found)
+    total = 0
+    for pid in tree:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            continue
+    return total
+
+
+def amdahl(one: dict, report: dict, workers: int) -> float:
+    """Pages/s with `workers` by Amdahl's law: the one-worker run's analysis divided among them,
+    plus the pool's serial part (adding the helpers' pages, the document-wide passes)."""
+    serial = (report["receive"] + report["finish"]) / 1000
+    parallel = max(one["seconds"] - report["finish"] / 1000, 0.0)
+    return one["pages"] / (parallel / workers + serial)
+
+
 def b64(path: Path) -> str:
     return base64.b64encode(path.read_bytes()).decode()
 
@@ -163,24 +221,37 @@ def main(argv: list[str] | None = None) -> int:
 
                 pdfjs_page = context.new_page()
                 pdfjs_page.goto(server.url + "pdfjs.html")
-                pdfjs_page.wait_for_function("window.pdfjsReady === true")
+                wait_true(pdfjs_page, "window.pdfjsReady === true")
+                rows.append(("cores (navigator.hardwareConcurrency) | pool size",
+                             f"{page.evaluate('() => navigator.hardwareConcurrency')} | {timings.get('poolSize')}"))
+                rss_before_pool = None
                 for name in args.docs:
                     found = sorted((CORPUS / name).glob("*.pdf"))
                     if not found:
                         rows.append((name, "not in the corpus"))
                         continue
                     data = b64(found[0])
-                    ours = page.evaluate(
-                        """async (b64) => {
-                            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-                            const r = await window.glyphline.extractText(bytes);
-                            return { pages: r.pages.length, seconds: r.seconds };
-                        }""", data)
-                    theirs = pdfjs_page.evaluate("(b64) => window.pdfjsText(b64)", data)
-                    ours_pps = ours["pages"] / ours["seconds"]
-                    theirs_pps = theirs["pages"] / theirs["seconds"]
-                    rows.append((f"{name}: pages/s glyphline | pdf.js | ratio",
-                                 f"{ours_pps:.1f} | {theirs_pps:.1f} | pdf.js is {theirs_pps / ours_pps:.2f}× glyphline"))
+                    runs: dict[str, list[dict]] = {"one": [], "pool": [], "pdfjs": []}
+                    for _ in range(args.runs):   # in turn, so that a change of load hits all three alike
+                        runs["one"].append(page.evaluate(OURS, [data, {"workers": 1}]))
+                        if rss_before_pool is None:
+                            rss_before_pool = chromium_rss(Path(tmp) / "profile")
+                        runs["pool"].append(page.evaluate(OURS, [data, {}]))
+                        runs["pdfjs"].append(pdfjs_page.evaluate("(b64) => window.pdfjsText(b64)", data))
+                    pps = {key: statistics.median(r["pages"] / r["seconds"] for r in values) for key, values in runs.items()}
+                    rows.append((f"{name}: pages/s one worker | pool | pdf.js",
+                                 f"{pps['one']:.1f} | {pps['pool']:.1f} | {pps['pdfjs']:.1f}  (pool {pps['pool'] / pps['one']:.2f}× "
+                                 f"one worker; pdf.js {pps['pdfjs'] / pps['one']:.2f}× one worker, "
+                                 f"{pps['pdfjs'] / pps['pool']:.2f}× the pool)"))
+                    report = runs["pool"][-1]["pool"]
+                    if report:
+                        rows.append((f"{name}: the pool's last run (ms)", json.dumps(report)))
+                        rows.append((f"{name}: Amdahl estimate, pages/s with 4 | 8 workers",
+                                     " | ".join(f"{amdahl(runs['one'][-1], report, n):.1f}" for n in (4, 8))))
+                if rss_before_pool is not None:
+                    grown = chromium_rss(Path(tmp) / "profile") - rss_before_pool
+                    rows.append(("memory: all Chromium processes' RSS after the pool ran − before its helpers",
+                                 f"{grown / 2**20:.0f} MB for {max(0, (timings.get('poolSize') or 1) - 1)} helper(s)"))
                 context.close()
         finally:
             server.stop()

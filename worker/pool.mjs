@@ -119,6 +119,11 @@ export class Pool {
     }
   }
 
+  /** Wakes the conversion's loop, which is waiting for helpers, to see a cancel. */
+  nudge() {
+    if (this.job) this.job.wake();
+  }
+
   replace(helper, reason) {
     const job = this.job;
     helper.kill();

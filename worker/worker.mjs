@@ -471,6 +471,7 @@ self.onmessage = ({ data: message }) => {
     helperPump();
   } else if (message.type === "cancel") {
     cancelled.add(message.id);
+    booting.then((engine) => engine.pool && engine.pool.nudge(), () => {}); // a pooled conversion may be waiting
   } else if (message.type === "convert" || message.type === "ocr-images") {
     queue.push(message);
     pump();
