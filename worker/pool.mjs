@@ -91,7 +91,7 @@ export class Pool {
     if (message.type === "ready") {
       helper.state = "idle";
     } else if (message.type === "fatal" || message.type === "died") {
-      this.replace(helper, message.message);
+      this.replace(helper);
       return;
     } else if (!job || message.id !== job.id) {
       if (["pool-pages", "error", "cancelled"].includes(message.type) && helper.state === "busy") {
@@ -108,6 +108,7 @@ export class Pool {
     } else if (message.type === "error") {
       job.failure = message;
     } else if (message.type === "cancelled") {
+      if (helper.chunk) job.requeue(helper.chunk); // it stopped short (it cannot have been told to): redone
       helper.chunk = null;
       helper.state = "idle";
     } else {
@@ -124,7 +125,7 @@ export class Pool {
     if (this.job) this.job.wake();
   }
 
-  replace(helper, reason) {
+  replace(helper) {
     const job = this.job;
     helper.kill();
     if (job && helper.chunk) {
@@ -133,7 +134,6 @@ export class Pool {
     }
     if (job) {
       job.replaced++;
-      job.lastDeath = reason;
       if (job.replaced <= MAX_REPLACEMENTS) this.fill(job.workers);
       job.wake();
     } else {
@@ -165,7 +165,7 @@ export class Pool {
     let shown = 0;
     let wakeUp = null;
     const job = this.job = {
-      id, bytes, options, workers, chunks, arrived: [], failure: null, replaced: 0, lastDeath: null,
+      id, bytes, options, workers, chunks, arrived: [], failure: null, replaced: 0,
       // where the time went (ms), for bench/browser.py: this worker's pages, the helpers' (as they
       // report), adding the helpers' pages here, waiting for them, the document-wide passes
       report: { own: 0, ownPages: 0, helpers: 0, helperPages: 0, receive: 0, waiting: 0, finish: 0, helperHeapMB: 0 },
