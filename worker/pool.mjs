@@ -13,8 +13,9 @@
 // back in the queue; after MAX_REPLACEMENTS in one conversion the coordinator does the rest alone.
 
 export const HELPER_NAME = "glyphline-helper";
-// below this many selected pages one worker is quicker: a helper's own parse of the file and the
-// trip of its pages cost about as much as ~POOL_MIN_PAGES/2 pages of analysis (bench/browser.py)
+// below this many selected pages the pool gains little: a helper's own opening of the file and
+// the trip of its pages (1–4 ms a page to add) cost a few pages of analysis (20–70 ms each), and
+// four runs per worker need pages to cut; the same floor as glyphline.parallel's MIN_PAGES_PER_WORKER
 export const POOL_MIN_PAGES = 16;
 const CHUNKS_PER_WORKER = 4; // several runs per worker, so that one slow run does not idle the others
 const MAX_WORKERS = 8; // beyond this the document-wide passes and the packing dominate
