@@ -5,9 +5,10 @@ A page is sent as columns, not as records: every word's text in one list, every 
 and so on, the same for lines and blocks, with counts saying which words belong to which line.
 marshal writes such plain lists in C, and the words are made again in C (tuple.__new__ over
 zip of the columns), so a page costs a few Python calls instead of two per word as pickle's
-record-by-record path does. A page holding what marshal cannot write (a tagged PDF's structure
-elements, an OCR report) is pickled whole instead. Every field of the records is carried, in
-field order, so a field added later is never lost.
+record-by-record path does. A warning that is more than a plain string (one carrying its code)
+travels pickled inside the columns; a page holding other things marshal cannot write (a tagged
+PDF's structure elements, an OCR report) is pickled whole. Every field of the records is
+carried, in field order, so a field added later is never lost.
 """
 from __future__ import annotations
 
@@ -57,7 +58,8 @@ def _pack_page(page: Analysed) -> tuple[str, object]:
         for cell in block.cells:
             words += cell
     columns = (
-        [getattr(layout, name) for name in _LAYOUT_FIELDS], list(warnings), rotation,
+        [_texts(value) if name == "warnings" else value
+         for name, value in ((name, getattr(layout, name)) for name in _LAYOUT_FIELDS)], _texts(warnings), rotation,
         [[getattr(block, name) for block in layout.blocks] for name in _BLOCK_FIELDS], block_lines, block_cells,
         [[getattr(line, name) for line in lines] for name in _LINE_FIELDS], line_words,
         list(zip(*words)), len(words),
@@ -71,6 +73,7 @@ def _pack_page(page: Analysed) -> tuple[str, object]:
 def _unpack_columns(body: bytes) -> Analysed:
     (layout_values, warnings, rotation, block_columns, block_lines, block_cells,
      line_columns, line_words, word_columns, word_count) = marshal.loads(body)
+    warnings = _from_texts(warnings)
     words = list(map(_new_word, zip(*word_columns))) if word_count else []
     line_values = list(zip(*line_columns)) if line_columns else [()] * len(line_words)
     block_values = list(zip(*block_columns)) if block_columns else [()] * len(block_lines)
@@ -89,4 +92,14 @@ def _unpack_columns(body: bytes) -> Analysed:
             next_word += count
         blocks.append(Block(block_lines_made, cells=cells, **dict(zip(_BLOCK_FIELDS, block_values[b]))))
     layout = PageLayout(blocks=blocks, **dict(zip(_LAYOUT_FIELDS, layout_values)))
+    layout.warnings = _from_texts(layout.warnings)
     return layout, warnings, rotation
+
+
+def _texts(warnings: list[str]) -> list[str | bytes]:
+    """Warnings for marshal: a plain string as it is, a richer one (a str subclass) pickled."""
+    return [w if type(w) is str else pickle.dumps(w, protocol=pickle.HIGHEST_PROTOCOL) for w in warnings]
+
+
+def _from_texts(packed: list[str | bytes]) -> list[str]:
+    return [pickle.loads(w) if isinstance(w, bytes) else w for w in packed]

@@ -3,13 +3,14 @@ analysed them to the one that runs the document-wide passes: equal records come 
 from __future__ import annotations
 
 import dataclasses
+import marshal
 
 from test_parallel import long_document
 
 from glyphline.document import open as open_document
 from glyphline.extract import _analyse
 from glyphline.layout.model import Block, Line, PageLayout, Word
-from glyphline.packed_pages import pack_pages, unpack_pages
+from glyphline.packed_pages import _COLUMNS, pack_pages, unpack_pages
 from glyphline.structure import Tag
 
 
@@ -49,6 +50,30 @@ def test_every_field_of_every_record_comes_back():
 def test_a_page_with_objects_marshal_cannot_write_comes_back_too():
     pages = [_page(1, tag=Tag(order=3, role="P", path=("Document", "P"))), _page(2)]
     assert unpack_pages(pack_pages(pages)) == pages
+
+
+class CodedWarning(str):
+    """A warning that carries more than its sentence (as glyphline.notices' do)."""
+
+    def __new__(cls, code: str, text: str):
+        made = super().__new__(cls, text)
+        made.code = code
+        return made
+
+    def __reduce__(self):
+        return (CodedWarning, (self.code, str(self)))
+
+
+def test_warnings_keep_their_type_and_what_they_carry():
+    layout, _, rotation = _page(1)
+    layout.warnings = [CodedWarning("layout-failed", "page 1 could not be laid out"), "plain"]
+    packed = pack_pages([(layout, [CodedWarning("x", "page warning"), "w"], rotation)])
+    assert [kind for kind, _ in marshal.loads(packed)] == [_COLUMNS]   # still as columns, not pickled whole
+    (back, warnings, _), = unpack_pages(packed)
+    assert back == layout and warnings == ["page warning", "w"]
+    assert type(back.warnings[0]) is CodedWarning and back.warnings[0].code == "layout-failed"
+    assert type(warnings[0]) is CodedWarning and warnings[0].code == "x"
+    assert type(warnings[1]) is str
 
 
 def test_no_pages_and_an_empty_page():
