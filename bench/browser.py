@@ -14,8 +14,10 @@ service worker, as a returning visitor has them), served by `make run`'s server 
     pool (its default size: the cores, capped by memory), and pdf.js's getTextContent (npm
     pdfjs-dist, self-hosted beside the app) on the same files, with ratios (median of --runs,
     the three taken in turn); where the pool's time went, the memory one more worker took
-    (all Chromium processes' RSS, before the first helper started and after), and what 4 and 8
-    workers would give by Amdahl's law from this run's serial part (an estimate, not a measure).
+    (this browser's processes' RSS, before the first helper started and after); the browser's
+    CPU seconds for each (on a busy machine wall time says little; pages per CPU second is what
+    one idle core would give), and from those what 2, 4 and 8 idle cores would give by Amdahl's
+    law with this run's serial part (an estimate, not a measure).
 Prints one table. A benchmark, not a test: figures depend on the machine's load.
 """
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -120,27 +123,44 @@ def wait_true(page, expression: str, timeout_s: float = 60) -> None:
         time.sleep(0.05)
 
 
-def chromium_rss(profile: Path) -> int:
-    """Bytes resident in this run's browser (the process started on `profile`) and every process
-    under it: the workers live in the page's renderer. Other people's browsers do not count."""
+def browser_tree(profile: Path) -> set[int]:
+    """This run's browser (the processes started on `profile`) and every process under them."""
     parents: dict[int, int] = {}
-    root = None
+    tree: set[int] = set()
+    flag = f"--user-data-dir={profile}".encode()
     for proc in Path("/proc").glob("[0-9]*"):
         try:
             parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if root is None and f"--user-data-dir={profile}".encode() in (proc / "cmdline").read_bytes():
-                root = int(proc.name)
+            if flag in (proc / "cmdline").read_bytes():
+                tree.add(int(proc.name))
         except (OSError, ValueError, IndexError):
             continue
-    if root is None:
-        return 0
-    tree, grew = {root}, True
+    grew = bool(tree)
     while grew:
         found = {pid for pid, parent in parents.items() if parent in tree} - tree
         tree |= found
         grew = bool(found)
+    return tree
+
+
+def chromium_cpu(profile: Path) -> float:
+    """CPU seconds (user + system) this run's browser has used so far: what a conversion costs
+    whatever the machine's load, where wall time on a busy machine says little."""
+    ticks = 0
+    for pid in browser_tree(profile):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            continue
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def chromium_rss(profile: Path) -> int:
+    """Bytes resident in this run's browser and every process under it: the workers live in
+    the page's renderer. Other people's browsers do not count."""
     total = 0
-    for pid in tree:
+    for pid in browser_tree(profile):
         try:
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -150,12 +170,16 @@ def chromium_rss(profile: Path) -> int:
     return total
 
 
-def amdahl(one: dict, report: dict, workers: int) -> float:
-    """Pages/s with `workers` by Amdahl's law: the one-worker run's analysis divided among them,
-    plus the pool's serial part (adding the helpers' pages, the document-wide passes)."""
-    serial = (report["receive"] + report["finish"]) / 1000
-    parallel = max(one["seconds"] - report["finish"] / 1000, 0.0)
-    return one["pages"] / (parallel / workers + serial)
+def amdahl(report: dict, extra_work: float, workers: int) -> float:
+    """Speed-up over one worker on `workers` idle cores by Amdahl's law: the pool's serial part
+    (adding the helpers' pages, the document-wide passes) as a share of its run, the rest
+    divided among the workers, all of it `extra_work` times one worker's (the helpers' own
+    opening of the file and packing, from the CPU the two took). An estimate, not a measure."""
+    if workers == 1:
+        return 1.0
+    serial = report["receive"] + report["finish"]
+    share = serial / max(serial + report["own"] + report["helpers"], 1)
+    return 1 / (extra_work * ((1 - share) / workers + share))
 
 
 def b64(path: Path) -> str:
@@ -232,22 +256,37 @@ def main(argv: list[str] | None = None) -> int:
                         continue
                     data = b64(found[0])
                     runs: dict[str, list[dict]] = {"one": [], "pool": [], "pdfjs": []}
+                    profile = Path(tmp) / "profile"
                     for _ in range(args.runs):   # in turn, so that a change of load hits all three alike
-                        runs["one"].append(page.evaluate(OURS, [data, {"workers": 1}]))
-                        if rss_before_pool is None:
-                            rss_before_pool = chromium_rss(Path(tmp) / "profile")
-                        runs["pool"].append(page.evaluate(OURS, [data, {}]))
-                        runs["pdfjs"].append(pdfjs_page.evaluate("(b64) => window.pdfjsText(b64)", data))
+                        for key, options in (("one", {"workers": 1}), ("pool", {})):
+                            if key == "pool" and rss_before_pool is None:
+                                rss_before_pool = chromium_rss(profile)
+                            cpu = chromium_cpu(profile)
+                            run = page.evaluate(OURS, [data, options])
+                            run["cpu"] = chromium_cpu(profile) - cpu
+                            runs[key].append(run)
+                        cpu = chromium_cpu(profile)
+                        run = pdfjs_page.evaluate("(b64) => window.pdfjsText(b64)", data)
+                        run["cpu"] = chromium_cpu(profile) - cpu
+                        runs["pdfjs"].append(run)
                     pps = {key: statistics.median(r["pages"] / r["seconds"] for r in values) for key, values in runs.items()}
                     rows.append((f"{name}: pages/s one worker | pool | pdf.js",
                                  f"{pps['one']:.1f} | {pps['pool']:.1f} | {pps['pdfjs']:.1f}  (pool {pps['pool'] / pps['one']:.2f}× "
                                  f"one worker; pdf.js {pps['pdfjs'] / pps['one']:.2f}× one worker, "
                                  f"{pps['pdfjs'] / pps['pool']:.2f}× the pool)"))
+                    cpu = {key: statistics.median(r["cpu"] for r in values) for key, values in runs.items()}
+                    pages = runs["one"][0]["pages"]
+                    rows.append((f"{name}: browser CPU seconds one worker | pool | pdf.js (median)",
+                                 f"{cpu['one']:.2f} | {cpu['pool']:.2f} | {cpu['pdfjs']:.2f}  (the pool costs "
+                                 f"{cpu['pool'] / cpu['one']:.2f}× one worker's CPU; pages per CPU second: one worker "
+                                 f"{pages / cpu['one']:.0f}, pdf.js {pages / cpu['pdfjs']:.0f})"))
                     report = runs["pool"][-1]["pool"]
                     if report:
                         rows.append((f"{name}: the pool's last run (ms)", json.dumps(report)))
-                        rows.append((f"{name}: Amdahl estimate, pages/s with 4 | 8 workers",
-                                     " | ".join(f"{amdahl(runs['one'][-1], report, n):.1f}" for n in (4, 8))))
+                        rows.append((f"{name}: estimate for idle cores, pages/s with 1 | 2 | 4 | 8 workers (pdf.js: "
+                                     f"{pages / cpu['pdfjs']:.0f})",
+                                     " | ".join(f"{pages / cpu['one'] * amdahl(report, cpu['pool'] / cpu['one'], n):.0f}"
+                                                for n in (1, 2, 4, 8))))
                 if rss_before_pool is not None:
                     grown = chromium_rss(Path(tmp) / "profile") - rss_before_pool
                     rows.append(("memory: all Chromium processes' RSS after the pool ran − before its helpers",

@@ -19,8 +19,9 @@ export const HELPER_NAME = "glyphline-helper";
 export const POOL_MIN_PAGES = 16;
 const CHUNKS_PER_WORKER = 4; // several runs per worker, so that one slow run does not idle the others
 const MAX_WORKERS = 8; // beyond this the document-wide passes and the packing dominate
-// the wasm heap and runtime of one more worker after a long document (bench/browser.py measures it)
-const MB_PER_EXTRA_WORKER = 150;
+// what one more worker takes: its wasm heap (52 MB after a long document) and its runtime; the
+// browser's resident memory grew 197 MB with the first helper (bench/browser.py)
+const MB_PER_EXTRA_WORKER = 200;
 const MEMORY_SHARE = 0.25; // of the device's memory (navigator.deviceMemory), the most the helpers may take
 const MAX_REPLACEMENTS = 2; // helpers replaced in one conversion before the coordinator goes on alone
 
