@@ -6,9 +6,10 @@ and so on, the same for lines and blocks, with counts saying which words belong 
 marshal writes such plain lists in C, and the words are made again in C (tuple.__new__ over
 zip of the columns), so a page costs a few Python calls instead of two per word as pickle's
 record-by-record path does. A warning that is more than a plain string (one carrying its code)
-travels pickled inside the columns; a page holding other things marshal cannot write (a tagged
-PDF's structure elements, an OCR report) is pickled whole. Every field of the records is
-carried, in field order, so a field added later is never lost.
+and a column of block or page fields that marshal cannot write (a tagged PDF's structure
+elements, an OCR report) travel pickled inside the columns; a page holding such things anywhere
+else is pickled whole. Every field of the records is carried, in field order, so a field added
+later is never lost.
 """
 from __future__ import annotations
 
@@ -58,9 +59,11 @@ def _pack_page(page: Analysed) -> tuple[str, object]:
         for cell in block.cells:
             words += cell
     columns = (
-        [_texts(value) if name == "warnings" else value
-         for name, value in ((name, getattr(layout, name)) for name in _LAYOUT_FIELDS)], _texts(warnings), rotation,
-        [[getattr(block, name) for block in layout.blocks] for name in _BLOCK_FIELDS], block_lines, block_cells,
+        _marshallable([_texts(value) if name == "warnings" else value
+                       for name, value in ((name, getattr(layout, name)) for name in _LAYOUT_FIELDS)]),
+        _texts(warnings), rotation,
+        [_marshallable([getattr(block, name) for block in layout.blocks]) for name in _BLOCK_FIELDS],
+        block_lines, block_cells,
         [[getattr(line, name) for line in lines] for name in _LINE_FIELDS], line_words,
         list(zip(*words)), len(words),
     )
@@ -74,6 +77,8 @@ def _unpack_columns(body: bytes) -> Analysed:
     (layout_values, warnings, rotation, block_columns, block_lines, block_cells,
      line_columns, line_words, word_columns, word_count) = marshal.loads(body)
     warnings = _from_texts(warnings)
+    layout_values = _unmarshallable(layout_values)
+    block_columns = [_unmarshallable(column) for column in block_columns]
     words = list(map(_new_word, zip(*word_columns))) if word_count else []
     line_values = list(zip(*line_columns)) if line_columns else [()] * len(line_words)
     block_values = list(zip(*block_columns)) if block_columns else [()] * len(block_lines)
@@ -103,3 +108,17 @@ def _texts(warnings: list[str]) -> list[str | bytes]:
 
 def _from_texts(packed: list[str | bytes]) -> list[str]:
     return [pickle.loads(w) if isinstance(w, bytes) else w for w in packed]
+
+
+def _marshallable(values: list) -> list | bytes:
+    """A column as it is when marshal can write it, else pickled (structure tags, an OCR report):
+    a column is a list, so bytes in its place say which it is."""
+    try:
+        marshal.dumps(values)
+        return values
+    except ValueError:
+        return pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unmarshallable(column: list | bytes) -> list:
+    return pickle.loads(column) if isinstance(column, bytes) else column

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
+from decimal import Decimal
 
 from test_parallel import long_document
 
 from glyphline.document import open as open_document
 from glyphline.extract import _analyse
 from glyphline.layout.model import Block, Line, PageLayout, Word
-from glyphline.packed_pages import _COLUMNS, pack_pages, unpack_pages
+from glyphline.content.ocr import OcrReport
+from glyphline.packed_pages import _COLUMNS, _PICKLED, pack_pages, unpack_pages
 from glyphline.structure import Tag
 
 
@@ -47,9 +49,24 @@ def test_every_field_of_every_record_comes_back():
     assert type(back[0][0].blocks[0].lines[0].words[0]) is Word
 
 
-def test_a_page_with_objects_marshal_cannot_write_comes_back_too():
-    pages = [_page(1, tag=Tag(order=3, role="P", path=("Document", "P"))), _page(2)]
-    assert unpack_pages(pack_pages(pages)) == pages
+def test_structure_tags_and_ocr_reports_travel_inside_the_columns():
+    tagged = _page(1, tag=Tag(order=3, role="P", path=("Document", "P")))
+    tagged[0].figures = [Tag(order=5, role="Figure", alt="a chart")]
+    tagged[0].ocr = OcrReport(boxes=[(1.0, 2.0, 3.0, 4.0, 90.0)], images=1)
+    pages = [tagged, _page(2)]
+    packed = pack_pages(pages)
+    assert [kind for kind, _ in marshal.loads(packed)] == [_COLUMNS, _COLUMNS]   # neither page pickled whole
+    assert unpack_pages(packed) == pages
+
+
+def test_a_page_with_an_object_marshal_cannot_write_elsewhere_is_pickled_whole():
+    layout, warnings, rotation = _page(1)
+    line = layout.blocks[0].lines[0]
+    odd = dataclasses.replace(line, words=[line.words[0]._replace(x0=Decimal("1.5"))])   # a word of numbers
+    layout.blocks[0] = dataclasses.replace(layout.blocks[0], lines=[odd])
+    packed = pack_pages([(layout, warnings, rotation)])
+    assert [kind for kind, _ in marshal.loads(packed)] == [_PICKLED]
+    assert unpack_pages(packed) == [(layout, warnings, rotation)]
 
 
 class CodedWarning(str):
