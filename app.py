@@ -11,7 +11,8 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import time
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, TypedDict
 
 
 def _load_aes_shim() -> None:
@@ -37,6 +38,7 @@ from glyphline.content.ocr import OcrWord, recorded_engine  # noqa: E402
 from glyphline.extract import extract_text, ocr_images  # noqa: E402
 from glyphline.notices import notices  # noqa: E402
 from glyphline.options import ExtractOptions  # noqa: E402
+from glyphline.split import SplitExtraction  # noqa: E402
 
 PAUSE_INTERVAL_S = 0.05  # how often the worker's event loop gets a turn to deliver "cancel"
 
@@ -236,3 +238,123 @@ def convert(
     message = _result_message(job_id, result, time.perf_counter() - started)
     message["missingFontData"] = sorted(_missing_cmaps)
     return message
+
+
+# ----------------------------------------------------------------------------- the worker pool
+# A long document is converted by several workers (worker/pool.mjs): each opens it (pool_open),
+# analyses the runs of pages it is given (pool_analyse); the helpers send theirs packed to the
+# worker that coordinates, which adds them (pool_receive) and runs the document-wide passes
+# (pool_finish). One pooled document per worker at a time; never raises.
+
+class PoolOpened(TypedDict):
+    type: str        # "pool-open"
+    id: int
+    pages: list[int]   # the selected pages, in order
+
+
+class PoolPages(TypedDict, total=False):
+    type: str        # "pool-pages"
+    id: int
+    pages: list[int]
+    packed: bytes    # a helper's pages (glyphline.packed_pages); absent in the coordinator, which keeps its own
+    missingFontData: list[str]   # CMaps this worker could not fetch
+    seconds: float   # analysing and packing them (the pool's report)
+
+
+@dataclass
+class _PoolJob:
+    job_id: int
+    split: SplitExtraction
+    started: float
+
+
+_pool_job: _PoolJob | None = None
+
+
+def pool_open(job_id: int, data: Any, raw_options: Mapping[str, Any] | None) -> PoolOpened | dict[str, Any]:
+    """Opens the document for a pooled conversion (replacing any earlier one): its selected pages,
+    or the error message the whole conversion ends with."""
+    global _pool_job
+    _pool_job = None
+    started = time.perf_counter()
+    if _missing_cmaps and _site_cmaps is not None:
+        use_site_cmaps(*_site_cmaps)   # as in convert: a new loader tries the missing CMaps again
+    try:
+        split = SplitExtraction(_as_bytes(data), ExtractOptions.from_message(_to_python(raw_options)))
+    except Exception as error:
+        return error_message(job_id, error)
+    _pool_job = _PoolJob(job_id, split, started)
+    return {"type": "pool-open", "id": job_id, "pages": list(split.numbers)}
+
+
+def _job(job_id: int) -> _PoolJob:
+    if _pool_job is None or _pool_job.job_id != job_id:
+        raise LookupError(f"no pooled conversion {job_id} is open in this worker")
+    return _pool_job
+
+
+def pool_analyse(job_id: int, pages: Any, on_page: Callable[[], Any], is_cancelled: Callable[[], bool],
+                 send: bool) -> PoolPages | dict[str, Any]:
+    """Analyses `pages` of the open document; `on_page()` after each. `send`: a helper's answer,
+    the pages packed for the coordinator; else they stay here for pool_finish."""
+    pause = _event_loop_pause()
+    last_pause = time.perf_counter()
+
+    def after_page() -> None:
+        nonlocal last_pause
+        on_page()
+        if pause is not None and time.perf_counter() - last_pause >= PAUSE_INTERVAL_S:
+            pause()
+            last_pause = time.perf_counter()
+
+    numbers = [int(n) for n in _to_python(pages)]
+    started = time.perf_counter()
+    try:
+        job = _job(job_id)
+        job.split.analyse(numbers, after_page, is_cancelled)
+        message: PoolPages = {"type": "pool-pages", "id": job_id, "pages": numbers,
+                              "missingFontData": sorted(_missing_cmaps)}
+        if send:
+            message["packed"] = job.split.take_packed(numbers)
+        message["seconds"] = round(time.perf_counter() - started, 4)
+        return message
+    except Cancelled:
+        return {"type": "cancelled", "id": job_id}
+    except Exception as error:
+        if is_cancelled():
+            return {"type": "cancelled", "id": job_id}
+        return error_message(job_id, error)
+
+
+def pool_receive(job_id: int, packed: Any, missing_font_data: Any = ()) -> dict[str, Any] | None:
+    """Adds a helper's pages to the open document; None, or the error message."""
+    try:
+        _job(job_id).split.add_packed(_as_bytes(packed))
+    except Exception as error:
+        return error_message(job_id, error)
+    _missing_cmaps.update(str(name) for name in (_to_python(missing_font_data) or ()))
+    return None
+
+
+def pool_finish(job_id: int) -> dict[str, Any]:
+    """The document-wide passes once every page is in: convert's final message."""
+    global _pool_job
+    try:
+        job = _job(job_id)
+        if job.split.missing():
+            raise RuntimeError(f"pages {job.split.missing()} were never analysed")
+        result = job.split.finish()
+    except Exception as error:
+        return error_message(job_id, error)
+    finally:
+        _pool_job = None
+    message = _result_message(job_id, result, time.perf_counter() - job.started)
+    message["missingFontData"] = sorted(_missing_cmaps)
+    return message
+
+
+def pool_close(job_id: int) -> None:
+    """Forgets the pooled conversion (cancelled, failed, or finished elsewhere)."""
+    global _pool_job
+    if _pool_job is not None and _pool_job.job_id == job_id:
+        _pool_job = None

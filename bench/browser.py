@@ -10,8 +10,14 @@ service worker, as a returning visitor has them), served by `make run`'s server 
     build shipped one: --ship-snapshot);
   - warm start: reload served by the service worker → "ready" (median of --runs);
   - drop-to-text: a one-page PDF handed to extractText one second after navigation start;
-  - pages per second in the worker on the longest corpus documents, and pdf.js's
-    getTextContent (npm pdfjs-dist, self-hosted beside the app) on the same files, with ratios.
+  - pages per second on the longest corpus documents, one worker (workers: 1) and the worker
+    pool (its default size: the cores, capped by memory), and pdf.js's getTextContent (npm
+    pdfjs-dist, self-hosted beside the app) on the same files, with ratios (median of --runs,
+    the three taken in turn); where the pool's time went, the memory one more worker took
+    (this browser's processes' RSS, before the first helper started and after); the browser's
+    CPU seconds for each (on a busy machine wall time says little; pages per CPU second is what
+    one idle core would give), and from those what 2, 4 and 8 idle cores would give by Amdahl's
+    law with this run's serial part (an estimate, not a measure).
 Prints one table. A benchmark, not a test: figures depend on the machine's load.
 """
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -100,6 +107,81 @@ def wait_ready(page, timeout_s: float = 120) -> float:
     raise TimeoutError("the worker did not become ready")
 
 
+OURS = """async ([b64, options]) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const r = await window.glyphline.extractText(bytes, options);
+    return { pages: r.pages.length, seconds: r.seconds, pool: r.pool || null };
+}"""
+
+
+def wait_true(page, expression: str, timeout_s: float = 60) -> None:
+    """Polls `expression` (the page's CSP forbids the string predicates of wait_for_function)."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(f"() => {expression}"):
+        if time.monotonic() > deadline:
+            raise TimeoutError(expression)
+        time.sleep(0.05)
+
+
+def browser_tree(profile: Path) -> set[int]:
+    """This run's browser (the processes started on `profile`) and every process under them."""
+    parents: dict[int, int] = {}
+    tree: set[int] = set()
+    flag = f"--user-data-dir={profile}".encode()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if flag in (proc / "cmdline").read_bytes():
+                tree.add(int(proc.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    grew = bool(tree)
+    while grew:
+        found = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= found
+        grew = bool(found)
+    return tree
+
+
+def chromium_cpu(profile: Path) -> float:
+    """CPU seconds (user + system) this run's browser has used so far: what a conversion costs
+    whatever the machine's load, where wall time on a busy machine says little."""
+    ticks = 0
+    for pid in browser_tree(profile):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            continue
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def chromium_rss(profile: Path) -> int:
+    """Bytes resident in this run's browser and every process under it: the workers live in
+    the page's renderer. Other people's browsers do not count."""
+    total = 0
+    for pid in browser_tree(profile):
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            continue
+    return total
+
+
+def amdahl(report: dict, extra_work: float, workers: int) -> float:
+    """Speed-up over one worker on `workers` idle cores by Amdahl's law: the pool's serial part
+    (adding the helpers' pages, the document-wide passes) as a share of its run, the rest
+    divided among the workers, all of it `extra_work` times one worker's (the helpers' own
+    opening of the file and packing, from the CPU the two took). An estimate, not a measure."""
+    if workers == 1:
+        return 1.0
+    serial = report["receive"] + report["finish"]
+    share = serial / max(serial + report["own"] + report["helpers"], 1)
+    return 1 / (extra_work * ((1 - share) / workers + share))
+
+
 def b64(path: Path) -> str:
     return base64.b64encode(path.read_bytes()).decode()
 
@@ -163,24 +245,52 @@ def main(argv: list[str] | None = None) -> int:
 
                 pdfjs_page = context.new_page()
                 pdfjs_page.goto(server.url + "pdfjs.html")
-                pdfjs_page.wait_for_function("window.pdfjsReady === true")
+                wait_true(pdfjs_page, "window.pdfjsReady === true")
+                rows.append(("cores (navigator.hardwareConcurrency) | pool size",
+                             f"{page.evaluate('() => navigator.hardwareConcurrency')} | {timings.get('poolSize')}"))
+                rss_before_pool = None
                 for name in args.docs:
                     found = sorted((CORPUS / name).glob("*.pdf"))
                     if not found:
                         rows.append((name, "not in the corpus"))
                         continue
                     data = b64(found[0])
-                    ours = page.evaluate(
-                        """async (b64) => {
-                            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-                            const r = await window.glyphline.extractText(bytes);
-                            return { pages: r.pages.length, seconds: r.seconds };
-                        }""", data)
-                    theirs = pdfjs_page.evaluate("(b64) => window.pdfjsText(b64)", data)
-                    ours_pps = ours["pages"] / ours["seconds"]
-                    theirs_pps = theirs["pages"] / theirs["seconds"]
-                    rows.append((f"{name}: pages/s glyphline | pdf.js | ratio",
-                                 f"{ours_pps:.1f} | {theirs_pps:.1f} | pdf.js is {theirs_pps / ours_pps:.2f}× glyphline"))
+                    runs: dict[str, list[dict]] = {"one": [], "pool": [], "pdfjs": []}
+                    profile = Path(tmp) / "profile"
+                    for _ in range(args.runs):   # in turn, so that a change of load hits all three alike
+                        for key, options in (("one", {"workers": 1}), ("pool", {})):
+                            if key == "pool" and rss_before_pool is None:
+                                rss_before_pool = chromium_rss(profile)
+                            cpu = chromium_cpu(profile)
+                            run = page.evaluate(OURS, [data, options])
+                            run["cpu"] = chromium_cpu(profile) - cpu
+                            runs[key].append(run)
+                        cpu = chromium_cpu(profile)
+                        run = pdfjs_page.evaluate("(b64) => window.pdfjsText(b64)", data)
+                        run["cpu"] = chromium_cpu(profile) - cpu
+                        runs["pdfjs"].append(run)
+                    pps = {key: statistics.median(r["pages"] / r["seconds"] for r in values) for key, values in runs.items()}
+                    rows.append((f"{name}: pages/s one worker | pool | pdf.js",
+                                 f"{pps['one']:.1f} | {pps['pool']:.1f} | {pps['pdfjs']:.1f}  (pool {pps['pool'] / pps['one']:.2f}× "
+                                 f"one worker; pdf.js {pps['pdfjs'] / pps['one']:.2f}× one worker, "
+                                 f"{pps['pdfjs'] / pps['pool']:.2f}× the pool)"))
+                    cpu = {key: statistics.median(r["cpu"] for r in values) for key, values in runs.items()}
+                    pages = runs["one"][0]["pages"]
+                    rows.append((f"{name}: browser CPU seconds one worker | pool | pdf.js (median)",
+                                 f"{cpu['one']:.2f} | {cpu['pool']:.2f} | {cpu['pdfjs']:.2f}  (the pool costs "
+                                 f"{cpu['pool'] / cpu['one']:.2f}× one worker's CPU; pages per CPU second: one worker "
+                                 f"{pages / cpu['one']:.0f}, pdf.js {pages / cpu['pdfjs']:.0f})"))
+                    report = runs["pool"][-1]["pool"]
+                    if report:
+                        rows.append((f"{name}: the pool's last run (ms)", json.dumps(report)))
+                        rows.append((f"{name}: estimate for idle cores, pages/s with 1 | 2 | 4 | 8 workers (pdf.js: "
+                                     f"{pages / cpu['pdfjs']:.0f})",
+                                     " | ".join(f"{pages / cpu['one'] * amdahl(report, cpu['pool'] / cpu['one'], n):.0f}"
+                                                for n in (1, 2, 4, 8))))
+                if rss_before_pool is not None:
+                    grown = chromium_rss(Path(tmp) / "profile") - rss_before_pool
+                    rows.append(("memory: all Chromium processes' RSS after the pool ran − before its helpers",
+                                 f"{grown / 2**20:.0f} MB for {max(0, (timings.get('poolSize') or 1) - 1)} helper(s)"))
                 context.close()
         finally:
             server.stop()

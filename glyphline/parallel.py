@@ -5,7 +5,8 @@ does the calling process (from the last run backwards); it puts the page layouts
 order and runs the document-wide passes itself (extract.finish_document: statistics for short
 pages, dehyphenation vocabulary, cross-page joins, rendering, scan report), so the output is
 byte-identical to one process.
-Not for the browser: Pyodide has no processes (its worker pool is the web app's business).
+The pages travel packed (glyphline.packed_pages), as they do between the web app's workers
+(app.py's pool calls); Pyodide has no processes, so this module is never imported there.
 """
 from __future__ import annotations
 
@@ -15,14 +16,12 @@ from .document import Document
 from .document import open as open_document
 from .extract import (CancelSignal, ProgressCallback, Result, _analyse, _check_cancel, _options, _styled,
                       finish_document, select_pages, extract_text)
-from .layout.model import PageLayout
 from .limits import Limits
 from .options import ExtractOptions
+from .packed_pages import Analysed, pack_pages, unpack_pages
 
 MIN_PAGES_PER_WORKER = 16   # below this a worker's start and its own parse of the file cost more than it saves
 CHUNKS_PER_WORKER = 4       # several runs per worker, so one slow run (a page of figures) does not idle the rest
-
-Analysed = tuple[PageLayout, list[str], int]
 
 _worker_document: Document | None = None   # each worker process opens the document once
 
@@ -61,7 +60,7 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
             for i, future in enumerate(futures):
                 if results[i] is None:
                     _check_cancel(cancel)
-                    results[i] = future.result()
+                    results[i] = unpack_pages(future.result())
                     done += len(chunks[i])
                     if on_progress is not None:
                         on_progress(done, len(numbers))
@@ -97,6 +96,8 @@ def _open_in_worker(data: bytes, password: str, limits: Limits | None, annotatio
     _worker_document = open_document(data, password=password, limits=limits, annotations=annotations)
 
 
-def _analyse_chunk(numbers: list[int], order: str, styled: bool) -> list[Analysed]:
+def _analyse_chunk(numbers: list[int], order: str, styled: bool) -> bytes:
+    """The run's pages packed (glyphline.packed_pages): pickling the layouts themselves cost
+    30–40 % of the analysis."""
     assert _worker_document is not None, "the pool's initializer opens the document"
-    return [_analyse(_worker_document, number, order=order, styled=styled) for number in numbers]
+    return pack_pages([_analyse(_worker_document, number, order=order, styled=styled) for number in numbers])

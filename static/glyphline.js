@@ -5,7 +5,8 @@
 //   result.text, result.pages, result.pageCount, result.scan, result.warnings
 //   await extractText(file, { ocr: "eng" })   // pages without a text layer are recognised (./ocr.mjs)
 //
-// One long-lived worker (Pyodide + the engine) serves every call; calls run one at a time.
+// One long-lived worker (Pyodide + the engine) serves every call; calls run one at a time (a long
+// document's pages are shared with helper workers that worker starts: worker/pool.mjs).
 
 const WORKER_URL = new URL("../worker/worker.mjs", import.meta.url);
 const CANCEL_GRACE_MS = 3000; // a worker that cannot pause between pages is restarted after this
@@ -219,11 +220,12 @@ function cancel(job) {
  * @param {File|Blob|ArrayBuffer|Uint8Array} input
  * @param {{mode?: "reflow"|"preserve"|"layout"|"json"|"markdown", pages?: string, markers?: boolean, pageBreaks?: boolean,
  *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean, order?: "auto"|"geometry"|"tags",
- *          ocr?: string,
+ *          ocr?: string, workers?: number,
  *          onProgress?: (p: {page: number, pages: number}) => void,
  *          onOcrProgress?: (p: {image: number, images: number, page: number}) => void, signal?: AbortSignal}} [options]
  *          `ocr: "eng"` (or "deu", "eng+deu") recognises the pages without a text layer; the OCR files
  *          (about 7 MB) are fetched from the site on first use and cached by its service worker.
+ *          `workers`: how many workers share a long document (default: the worker pool's size; 1: one).
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,
  *          charCount: number, wordCount: number, warnings: string[]}>, charCount: number, wordCount: number,
  *          scan: null|{pages: number[]}, unmapped: null|{pages: number[]}, warnings: string[],

@@ -156,3 +156,88 @@ def test_ocr_in_two_passes_images_out_then_their_words_back():
     assert final["pages"][1]["ocr"]["words"] == 2 and final["pages"][0]["ocr"] is None
     unread = app.convert(5, pdf, {}, posted.append, lambda: False, ocr_words={})
     assert unread["scan"]["pages"] == [2]   # no words came back: still a page without text
+
+
+# ----------------------------------------------------------------------------- the worker pool
+
+def _another_worker(number: int):
+    """app.py loaded once more, with state of its own: a helper worker beside `app`."""
+    import importlib.util
+
+    name = f"glyphline_app_helper_{number}"
+    spec = importlib.util.spec_from_file_location(name, REPO / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module   # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def pooled(data: bytes, options: dict, helpers: int = 2, job_id: int = 7):
+    """What worker/pool.mjs does, on CPython: the coordinator (`app`) and `helpers` other workers
+    each analyse runs of pages; the helpers' pages arrive packed; the coordinator finishes."""
+    from glyphline.parallel import page_chunks
+
+    opened = app.pool_open(job_id, data, options)
+    assert opened["type"] == "pool-open", opened
+    workers = [_another_worker(n) for n in range(helpers)]
+    ticks = []
+    for worker in workers:
+        assert worker.pool_open(job_id, data, options)["type"] == "pool-open"
+    chunks = page_chunks(opened["pages"], 3 * (helpers + 1))
+    for i, chunk in enumerate(chunks):
+        if i % (helpers + 1) == 0:   # the coordinator's own runs stay where they are
+            kept = app.pool_analyse(job_id, chunk, lambda: ticks.append(1), lambda: False, False)
+            assert kept["type"] == "pool-pages" and "packed" not in kept
+            continue
+        sent = workers[i % (helpers + 1) - 1].pool_analyse(job_id, chunk, lambda: ticks.append(1), lambda: False, True)
+        assert sent["type"] == "pool-pages" and sent["pages"] == chunk, sent
+        assert app.pool_receive(job_id, sent["packed"], sent["missingFontData"]) is None
+    assert len(ticks) == len(opened["pages"])
+    return app.pool_finish(job_id)
+
+
+@pytest.fixture(scope="module")
+def long_pdf() -> bytes:
+    from test_parallel import long_document
+
+    return long_document()
+
+
+@pytest.mark.parametrize("options", [{}, {"mode": "preserve", "markers": True}, {"mode": "layout"},
+                                     {"mode": "json"}, {"mode": "markdown"}, {"pages": "2-30", "bom": True},
+                                     {"dehyphenate": False, "pageBreaks": False}])
+def test_a_pooled_conversion_gives_the_one_worker_message(long_pdf, options):
+    _, alone = run(long_pdf, options)
+    together = pooled(long_pdf, options)
+    for message in (alone, together):
+        message.pop("seconds")
+    assert together == alone
+
+
+def test_pool_open_reports_the_selected_pages_or_the_conversion_s_error(long_pdf):
+    assert app.pool_open(3, long_pdf, {"pages": "2-4,9"}) == {"type": "pool-open", "id": 3, "pages": [2, 3, 4, 9]}
+    assert app.pool_open(3, b"not a pdf", {})["kind"] == "not-pdf"
+    assert app.pool_open(3, long_pdf, {"mode": "poetry"})["kind"] == "bad-options"
+
+
+def test_pool_calls_for_another_conversion_or_a_closed_one_are_errors_not_exceptions(long_pdf):
+    app.pool_open(4, long_pdf, {})
+    assert app.pool_analyse(5, [1], lambda: None, lambda: False, True)["type"] == "error"
+    assert app.pool_receive(5, b"", ())["type"] == "error"
+    app.pool_close(4)
+    assert app.pool_finish(4)["type"] == "error"
+
+
+def test_finishing_before_every_page_is_in_is_an_error(long_pdf):
+    app.pool_open(6, long_pdf, {"pages": "1-3"})
+    app.pool_analyse(6, [1, 3], lambda: None, lambda: False, False)
+    final = app.pool_finish(6)
+    assert final["type"] == "error" and "[2]" in final["message"]
+
+
+def test_a_pooled_run_stops_between_pages_when_cancelled(long_pdf):
+    app.pool_open(8, long_pdf, {})
+    ticks = []
+    final = app.pool_analyse(8, [1, 2, 3, 4], lambda: ticks.append(1), lambda: len(ticks) >= 2, True)
+    assert final == {"type": "cancelled", "id": 8}
+    assert len(ticks) == 2

@@ -11,12 +11,15 @@
 //   worker → page  {type: "snapshot", stored, bytes, ms} | {type: "snapshot", stored: false, error}
 //                  after a first start, when the memory snapshot for the next visits is stored
 //   worker → page  {type: "progress", id, page, pages}          after every page
-//   worker → page  {type: "result", id, text, pages, pageCount, ...} | {type: "error", id, kind, message}
-//                  | {type: "cancelled", id}
+//   worker → page  {type: "result", id, text, pages, pageCount, ..., pool?: {workers, replaced}}
+//                  | {type: "error", id, kind, message} | {type: "cancelled", id}
+// A long document is shared with helper workers, this same script started by this worker under
+// the name HELPER_NAME (the protocol between them: pool.mjs).
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import aesjs from "../vendor/aes-js.mjs";
 import { BUILD } from "./build.mjs";
 import { APP_MODULE, exposeAes, installApp, startPyodide, unpackWheels } from "./engine_setup.mjs";
+import { HELPER_NAME, Pool, poolSize } from "./pool.mjs";
 
 exposeAes(aesjs);
 // a macrotask turn without setTimeout's clamping, so a queued "cancel" message gets delivered
@@ -33,6 +36,7 @@ const PROGRESS_INTERVAL_MS = 100; // "loading" messages while bytes stream in, a
 const SNAPSHOT_CACHE = "glyphline-snapshot"; // sw.js leaves this cache alone when it cleans up
 const LOCAL_SNAPSHOT_URL = new URL(`snapshot/local-${BUILD.id}.snap`, SITE).href;
 const SNAPSHOT_IMPORTS = "glyphline_snapshot_imports"; // every engine module, as the build's snapshot has them
+const IS_HELPER = self.name === HELPER_NAME;
 const timings = {};
 const cancelled = new Set();
 const queue = [];
@@ -219,7 +223,7 @@ async function startRuntime(indexURL, local) {
     }
   }
   // a boot that is to be snapshotted (Pyodide then records how Python reaches JS objects)
-  const snapshotAfter = !BUILD.snapshot && Boolean(self.caches);
+  const snapshotAfter = !BUILD.snapshot && Boolean(self.caches) && !IS_HELPER; // a helper leaves it to the first worker
   return { pyodide: await plainBoot(snapshotAfter), restored: null, snapshotAfter, restore, plainBoot };
 }
 
@@ -301,7 +305,34 @@ async function boot() {
   app.use_site_wordlists(new URL("wordlists/", SITE).href);
   timings.canPause = await canPause(pyodide);
   app.set_pause_supported(timings.canPause);
-  return { pyodide, app };
+  // helpers start from the memory snapshot this worker started from (or just took), in about a
+  // second; without one each would boot for seconds, longer than most documents take
+  const pooled = !IS_HELPER && timings.snapshot !== "none";
+  timings.poolSize = pooled ? poolSize() : 1;
+  const pool = pooled ? new Pool(new URL(import.meta.url), timings.poolSize, poolCalls(pyodide, app)) : null;
+  return { pyodide, app, pool };
+}
+
+// this worker's side of the pool (pool.mjs calls these; app.py's pool_* functions)
+function poolCalls(pyodide, app) {
+  return {
+    open: (id, bytes, given) => {
+      const options = pyodide.toPy(given);
+      try {
+        return toPlain(app.pool_open(id, bytes, options));
+      } finally {
+        options.destroy();
+      }
+    },
+    analyse: async (id, pages, onPage, isCancelled) =>
+      toPlain(await app.pool_analyse.callPromising(id, pages, onPage, isCancelled, false)),
+    receive: (id, packed, missingFontData) => {
+      const failed = app.pool_receive(id, packed, missingFontData || []);
+      return failed ? toPlain(failed) : null;
+    },
+    finish: (id) => toPlain(app.pool_finish(id)),
+    close: (id) => app.pool_close(id),
+  };
 }
 
 // Can Python block on a promise (JSPI run_sync) so that "cancel" gets in between pages? Not in a
@@ -338,6 +369,10 @@ async function convert(engine, job) {
   const ocrWords = job.ocrWords ? pyodide.toPy(job.ocrWords) : undefined;
   const reply = (message) => post(toPlain(message));
   try {
+    if (engine.pool && !ocrWords && !given.ocr) {
+      const message = await engine.pool.convert(job.id, job.bytes, given, post, () => cancelled.has(job.id));
+      if (message) return message; // else too short for the pool: converted alone below
+    }
     // callPromising lets app.py pause between pages (run_sync) so "cancel" can arrive
     const message = await app.convert.callPromising(
       job.id, new Uint8Array(job.bytes), options, reply, () => cancelled.has(job.id), ocrWords,
@@ -376,9 +411,67 @@ async function pump() {
   }
 }
 
+// ---------------------------------------------------------------- a helper's side of the pool
+const closedPoolJobs = new Set(); // conversions the coordinator closed: their queued runs are dropped
+const helperQueue = [];
+let helperBusy = false;
+
+async function helperStep({ pyodide, app }, message) {
+  const { id } = message;
+  if (message.type === "pool-close") {
+    app.pool_close(id);
+    return;
+  }
+  if (closedPoolJobs.has(id)) {
+    if (message.type === "pool-analyse") post({ type: "cancelled", id });
+    return;
+  }
+  if (message.type === "pool-open") {
+    const given = Object.fromEntries(Object.entries(message.options || {}).filter(([, value]) => value != null));
+    const options = pyodide.toPy(given);
+    try {
+      const opened = toPlain(app.pool_open(id, new Uint8Array(message.bytes), options));
+      if (opened.type !== "pool-open") post(opened); // the coordinator opened it: cannot differ, but say so
+    } finally {
+      options.destroy();
+    }
+    return;
+  }
+  const answer = toPlain(await app.pool_analyse.callPromising(
+    id, message.pages, () => post({ type: "pool-page", id }), () => closedPoolJobs.has(id), true,
+  ));
+  answer.heapBytes = pyodide._module.HEAPU8.buffer.byteLength; // the pool's report: memory per helper
+  if (answer.packed) {
+    const packed = answer.packed instanceof Uint8Array ? answer.packed : new Uint8Array(answer.packed);
+    answer.packed = packed;
+    post(answer, [packed.buffer]);
+  } else {
+    post(answer);
+  }
+}
+
+async function helperPump() {
+  if (helperBusy) return;
+  helperBusy = true;
+  try {
+    const engine = await booting;
+    while (helperQueue.length) await helperStep(engine, helperQueue.shift());
+  } catch (error) {
+    // the engine itself failed (not a page: app.py answers those): the coordinator replaces this helper
+    setTimeout(() => { throw error; });
+  } finally {
+    helperBusy = false;
+  }
+}
+
 self.onmessage = ({ data: message }) => {
-  if (message.type === "cancel") {
+  if (message.type === "pool-open" || message.type === "pool-analyse" || message.type === "pool-close") {
+    if (message.type === "pool-close") closedPoolJobs.add(message.id);
+    helperQueue.push(message);
+    helperPump();
+  } else if (message.type === "cancel") {
     cancelled.add(message.id);
+    booting.then((engine) => engine.pool && engine.pool.nudge(), () => {}); // a pooled conversion may be waiting
   } else if (message.type === "convert" || message.type === "ocr-images") {
     queue.push(message);
     pump();

@@ -1,0 +1,58 @@
+"""One document's extraction split into runs of pages analysed in different places and finished
+in one: the web app's pool of browser workers (app.py's pool_* calls) uses it. Each place opens
+the document from the same bytes; the analysed pages travel packed (glyphline.packed_pages);
+the place that finishes runs the document-wide passes (extract.finish_document), so the Result
+is extract_text's, byte for byte.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .document import fewer_collections
+from .document import open as open_document
+from .extract import CancelSignal, Result, _analyse, _check_cancel, _styled, finish_document, select_pages
+from .limits import Limits
+from .options import ExtractOptions
+from .output import renderer
+from .packed_pages import Analysed, pack_pages, unpack_pages
+
+
+class SplitExtraction:
+    """The document opened with `options`; `numbers` are the selected pages, in order.
+    Raises what extract_text raises on opening (NotAPDF, PasswordRequired, a bad mode or page spec)."""
+
+    def __init__(self, data: bytes, options: ExtractOptions, limits: Limits | None = None):
+        renderer(options.mode)   # an unknown mode fails before the document is read, as in extract_text
+        self.options = options
+        self.document = open_document(data, password=options.password, limits=limits,
+                                      annotations=options.annotations)
+        self.numbers, self._selection_warnings = select_pages(options.pages, self.document.page_count)
+        self._pages: dict[int, Analysed] = {}
+
+    def analyse(self, numbers: list[int], on_page: Callable[[], object] | None = None,
+                cancel: CancelSignal = None) -> None:
+        """Analyses these pages here and keeps them; `on_page` after each, `cancel` checked before each."""
+        for number in numbers:
+            _check_cancel(cancel)
+            self._pages[number] = _analyse(self.document, number, order=self.options.order,
+                                           styled=_styled(self.options))
+            if on_page is not None:
+                on_page()
+
+    def take_packed(self, numbers: list[int]) -> bytes:
+        """These pages (analysed here) packed for the place that finishes, and forgotten here."""
+        return pack_pages([self._pages.pop(number) for number in numbers])
+
+    def add_packed(self, packed: bytes) -> None:
+        """Pages analysed elsewhere (take_packed's bytes)."""
+        with fewer_collections():   # 10⁵ acyclic records made at once
+            for page in unpack_pages(packed):
+                self._pages[page[0].number] = page
+
+    def missing(self) -> list[int]:
+        return [number for number in self.numbers if number not in self._pages]
+
+    def finish(self) -> Result:
+        """The document-wide passes over every selected page (each must be analysed or added)."""
+        analysed = [self._pages[number] for number in self.numbers]
+        return finish_document(self.document, analysed, self.options, self._selection_warnings)
