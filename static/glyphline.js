@@ -185,6 +185,7 @@ async function recognise(job, images) {
       languages: job.options.ocr, signal: job.signal,
       onProgress: job.onOcrProgress,
       pdfBytes: needsPages ? new Uint8Array(await toArrayBuffer(job.input)) : undefined,
+      password: job.options.password,
     });
     job.recognising = false;
     if (current !== job) return;

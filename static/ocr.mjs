@@ -58,12 +58,12 @@ function canvasToPgm(canvas, width, height) {
  * Recognises images from the engine's first pass ({key, page, format, data, dpi, width, height});
  * returns the words by image key: {text, bbox: [x0, y0, x1, y1], confidence, line, baseline, size}
  * in image pixels. An image of format "render" is page `page` of `pdfBytes`, rendered here with
- * pdf.js (./pdfrender.mjs) at its dpi; its words are scaled to its width × height.
+ * pdf.js (./pdfrender.mjs) at its dpi (`password` opens it); its words are scaled to its width × height.
  * onProgress({page, pages, pageNumber}) before each page: its ordinal among the pages to
  * recognise, their count, and its number in the document. Aborting `signal` ends tesseract.js's
  * worker at once, inside a page.
  */
-export async function recogniseImages(images, { languages = "eng", signal, onProgress, pdfBytes } = {}) {
+export async function recogniseImages(images, { languages = "eng", signal, onProgress, pdfBytes, password } = {}) {
   const words = {};
   if (!images.length) return words;
   const pageOrder = [...new Set(images.map((image) => image.page))];
@@ -91,7 +91,7 @@ export async function recogniseImages(images, { languages = "eng", signal, onPro
       if (image.format === "render") {
         if (!pdfBytes) throw new Error("a page to render needs the PDF's bytes");
         renderer = renderer || await import("./pdfrender.mjs");
-        const page = await unlessAborted(renderer.renderPage(pdfBytes, image.page, { dpi }), signal);
+        const page = await unlessAborted(renderer.renderPage(pdfBytes, image.page, { dpi, password }), signal);
         input = canvasToPgm(page.canvas, page.width, page.height);
         toImage = image.width / page.width;
         dpi = page.scale * 72;

@@ -30,7 +30,7 @@ async function pdfjs() {
 }
 
 // the document for these bytes: opened once, while the caller keeps passing the same object
-async function documentFor(pdfBytes) {
+async function documentFor(pdfBytes, password) {
   if (opened && opened.key === pdfBytes) return opened.loading;
   await releaseDocument();
   const { module, worker } = await pdfjs();
@@ -38,6 +38,7 @@ async function documentFor(pdfBytes) {
   const data = pdfBytes instanceof ArrayBuffer ? new Uint8Array(pdfBytes.slice(0)) : new Uint8Array(pdfBytes);
   const task = module.getDocument({
     data,
+    password: password || undefined,
     worker,
     cMapUrl: CMAPS.href,
     cMapPacked: true,
@@ -62,19 +63,19 @@ function newCanvas(width, height) {
   return canvas;
 }
 
-/** The number of pages of a PDF (bytes as Uint8Array or ArrayBuffer). */
-export async function pageCount(pdfBytes) {
-  return (await documentFor(pdfBytes)).numPages;
+/** The number of pages of a PDF (bytes as Uint8Array or ArrayBuffer; `password` for an encrypted one). */
+export async function pageCount(pdfBytes, { password } = {}) {
+  return (await documentFor(pdfBytes, password)).numPages;
 }
 
 /**
  * Renders page `pageNumber` (1-based) at `dpi` on a white background. Returns {canvas, width,
  * height, scale}: scale is canvas pixels per PDF point (dpi / 72, lower when the page would exceed
  * MAX_CANVAS_PIXELS), and transform the [a, b, c, d, e, f] matrix from the page's user space to
- * canvas pixels (y down; page /Rotate and the crop box included).
+ * canvas pixels (y down; page /Rotate and the crop box included). `password` opens an encrypted PDF.
  */
-export async function renderPage(pdfBytes, pageNumber, { dpi = 150 } = {}) {
-  const doc = await documentFor(pdfBytes);
+export async function renderPage(pdfBytes, pageNumber, { dpi = 150, password } = {}) {
+  const doc = await documentFor(pdfBytes, password);
   if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > doc.numPages) {
     throw new RangeError(`page ${pageNumber} is not in this document (1 to ${doc.numPages})`);
   }

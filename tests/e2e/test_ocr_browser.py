@@ -132,12 +132,12 @@ def tesseract_running(page) -> bool:
     return any("/vendor/tesseract/" in worker.url for worker in page.workers)
 
 
-def wait_until(condition, seconds: float) -> bool:
+def wait_until(page, condition, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
             return False
-        time.sleep(0.1)
+        page.wait_for_timeout(100)   # (not time.sleep: Playwright's worker events arrive while it waits)
     return True
 
 
@@ -195,12 +195,12 @@ def test_cancel_inside_a_page_ends_tesseract_at_once_and_the_offer_comes_back(br
         assert wait_job_state(page, 0, ("done",)) == "done"
         job(page, 0).locator("button.ocr").click()
         job(page, 0).locator(".status", has_text="Recognising page 1 of 2").wait_for(timeout=OCR_TIMEOUT_MS)
-        assert wait_until(lambda: tesseract_running(page), OCR_TIMEOUT_MS / 1000)   # tesseract.js is at work
+        assert wait_until(page, lambda: tesseract_running(page), OCR_TIMEOUT_MS / 1000)   # tesseract.js is at work
         job(page, 0).locator("button.cancel").click()
         # the text page's result is back with the scan banner and its offer
         job(page, 0).locator(".status", has_text="Cancelled.").wait_for(timeout=10_000)
         assert job(page, 0).get_attribute("data-state") == "done"
-        assert wait_until(lambda: not tesseract_running(page), 10)   # its worker was ended, not left to finish
+        assert wait_until(page, lambda: not tesseract_running(page), 10)   # its worker was ended, not left to finish
         job(page, 0).locator("button.ocr").click()   # tesseract.js is created again
         job(page, 0).locator(".status", has_text="Recognising page 2 of 2").wait_for(timeout=OCR_TIMEOUT_MS)
         assert wait_job_state(page, 0, ("done",), timeout=OCR_TIMEOUT_MS) == "done"

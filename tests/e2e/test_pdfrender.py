@@ -48,9 +48,10 @@ def test_renders_a_page_at_the_dpi_asked_for_from_this_origin_and_offline_after(
     context.on("request", lambda request: seen.append(request.url))
     try:
         page = context.new_page()
+        before = len(server.requests)   # (the server is the session's: other tests used pdf.js already)
         page.goto(server.url)
         page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
-        assert not any("/vendor/pdfjs/" in path for _, path in server.requests)  # not on the first visit
+        assert not any("/vendor/pdfjs/" in path for _, path in server.requests[before:])  # not on the first visit
         pdf = two_page_pdf()
         inside, outside = (162 / 612, 1 - 630 / 792), (400 / 612, 1 - 300 / 792)
         first = page.evaluate(RENDER, [pdf, 1, 144, [inside, outside]])
@@ -65,7 +66,7 @@ def test_renders_a_page_at_the_dpi_asked_for_from_this_origin_and_offline_after(
         # the transform maps user space to canvas pixels: the square's centre lands on the probe
         a, b, c, d, e, f = first["transform"]
         assert (a * 162 + c * 630 + e, b * 162 + d * 630 + f) == pytest.approx((inside[0] * 1224, inside[1] * 1584), abs=1)
-        assert any("/vendor/pdfjs/pdf.worker.min.mjs" in path for _, path in server.requests)
+        assert any("/vendor/pdfjs/pdf.worker.min.mjs" in path for _, path in server.requests[before:])
         context.set_offline(True)
         page.reload()
         page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
@@ -86,3 +87,19 @@ def test_a_page_out_of_range_is_a_clear_error(app_page):
         try { await renderPage(bytes, 3, { dpi: 72 }); return 'rendered'; } catch (error) { return String(error); }
     }""", two_page_pdf())
     assert "page 3 is not in this document" in message
+
+
+def test_an_encrypted_pdf_renders_with_its_password(app_page):
+    from pdfbuilder import encrypt
+
+    locked = base64.b64encode(encrypt(base64.b64decode(two_page_pdf()), "AES-128", user_password="sesame")).decode()
+    outcome = app_page.evaluate("""async (b64) => {
+        const { renderPage, pageCount, releaseDocument } = await import('./static/pdfrender.mjs');
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        let without;
+        try { await pageCount(bytes); without = 'opened'; } catch (error) { without = error.name; }
+        await releaseDocument();
+        const page = await renderPage(bytes, 1, { dpi: 72, password: 'sesame' });
+        return { without, width: page.width };
+    }""", locked)
+    assert outcome == {"without": "PasswordException", "width": 612}
