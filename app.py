@@ -170,7 +170,8 @@ def _to_python(value: Any) -> Any:
 
 def images_for_ocr(job_id: int, data: bytes, raw_options: Mapping[str, Any] | None) -> dict[str, Any]:
     """OCR's first pass: the images of the pages without a text layer, for tesseract.js; never raises.
-    Each: {page, key, format ("jpeg"|"pnm"|"tiff"|"jp2"), width, height, dpi, data (bytes)}."""
+    Each: {page, key, format ("jpeg"|"pnm"|"tiff"|"render"), width, height, dpi, data (bytes)}; "render":
+    the page itself, for the page to render at dpi and read (words scaled to width × height pixels)."""
     try:
         options = ExtractOptions.from_message(_to_python(raw_options)).replace(ocr="")
         found = ocr_images(_as_bytes(data), options)

@@ -10,6 +10,13 @@ reading order; seconds per page are wall-clock on this machine (a ratio, never a
 
     python bench/ocr.py [--cases a,b] [--codecs jpeg,g4,jbig2] [--dpi 300]
     python bench/ocr.py --files a.pdf b.pdf     # scans without truth: what was read, how sure, how fast
+    python bench/ocr.py --browser [--dist DIR]  # the same scans in the web app in headless Chromium
+
+--browser: the site (built into a temporary folder, or --dist) served on loopback, one Chromium
+tab, `window.glyphline.extractText(pdf, {ocr})` per scan after one warm-up scan (the one-time
+download and tesseract.js's start are not counted). Seconds per page run from the first page's
+OCR progress to the result; memory is the resident size of all of Chromium's processes before the
+scan, at its peak (sampled every 0.2 s) and 2 s after the result.
 """
 from __future__ import annotations
 
@@ -136,6 +143,88 @@ def report_files(paths: list[str], lang: str) -> int:
     return 0
 
 
+class ChromiumMemory:
+    """The resident bytes of every Chromium process under this one, sampled in a thread."""
+
+    def __init__(self):
+        import threading
+
+        import psutil
+
+        self.psutil = psutil
+        self.peak = 0
+        self.running = True
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+        self.thread.start()
+
+    def now(self) -> int:
+        total = 0
+        for child in self.psutil.Process().children(recursive=True):
+            try:
+                if "chrom" in child.name():
+                    total += child.memory_info().rss
+            except self.psutil.Error:
+                pass
+        return total
+
+    def _sample(self):
+        while self.running:
+            self.peak = max(self.peak, self.now())
+            time.sleep(0.2)
+
+    def stop(self):
+        self.running = False
+        self.thread.join()
+
+
+BROWSER_OCR = """async ([b64, lang]) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const marks = [];
+    const result = await window.glyphline.extractText(bytes, {
+        ocr: lang, onOcrProgress: () => marks.push(performance.now()) });
+    const end = performance.now();
+    return { text: result.text, seconds: marks.length ? (end - marks[0]) / 1000 : null, pages: marks.length };
+}"""
+
+
+def browser_rows(scans: list[tuple[str, str, int, bytes, str]], lang: str, dist: str | None) -> list[tuple]:
+    """(case, codec, pages, text, s/page, MB before, peak, after) for each scan, in one Chromium tab."""
+    import base64
+
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "e2e"))
+    from e2e_support import BOOT_TIMEOUT_MS, CHROMIUM_ARGS, READY_SELECTOR, StaticServer, find_chromium
+
+    with tempfile.TemporaryDirectory() as tmp:
+        if dist is None:
+            dist = os.path.join(tmp, "dist")
+            subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE), "tools", "build_site.py"),
+                            "--dist", dist], check=True, stdout=subprocess.DEVNULL)
+        server = StaticServer(__import__("pathlib").Path(dist))
+        rows = []
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.goto(server.url)
+            page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+            memory = ChromiumMemory()
+            page.evaluate(BROWSER_OCR, [base64.b64encode(scans[0][3]).decode(), lang])   # warm-up
+            for case, codec, pages, pdf, _ in scans:
+                time.sleep(2)
+                before = memory.now()
+                memory.peak = before
+                got = page.evaluate(BROWSER_OCR, [base64.b64encode(pdf).decode(), lang], )
+                time.sleep(2)
+                after = memory.now()
+                rows.append((case, codec, pages, got["text"], got["seconds"] / max(1, got["pages"]),
+                             before / 1e6, memory.peak / 1e6, after / 1e6))
+            memory.stop()
+            browser.close()
+        server.stop()
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", default=",".join(DEFAULT_CASES))
@@ -145,6 +234,8 @@ def main() -> int:
     parser.add_argument("--skew", type=float, default=SKEW_DEGREES, help="degrees (default %(default)s)")
     parser.add_argument("--keep", metavar="DIR", help="keep the scan PDFs and outputs here")
     parser.add_argument("--files", nargs="+", metavar="PDF", help="report on these files instead (no truth)")
+    parser.add_argument("--browser", action="store_true", help="read the scans in the web app in Chromium")
+    parser.add_argument("--dist", help="with --browser: a built site to serve (default: build one)")
     args = parser.parse_args()
     if args.files:
         return report_files(args.files, args.lang)
@@ -155,6 +246,7 @@ def main() -> int:
     from glyphline import extract_text
 
     rows = []
+    scans = []   # for --browser: (case, codec, pages, pdf, truth)
     for case in args.cases.split(","):
         folder = os.path.join(CORPUS, case)
         with open(os.path.join(folder, "truth.txt"), encoding="utf-8") as f:
@@ -168,6 +260,9 @@ def main() -> int:
                     data, entries = encode(image, codec)
                     pages.append((data, entries, image.width, image.height, page_w, page_h))
                 pdf = write_pdf(pages)
+                if args.browser:
+                    scans.append((case, codec, len(pages), pdf, truth))
+                    continue
                 start = time.monotonic()
                 result = extract_text(pdf, ocr=args.lang)
                 seconds = time.monotonic() - start
@@ -183,6 +278,13 @@ def main() -> int:
                              any(p.ocr and p.ocr["rendered"] for p in result.pages)))
                 print("%-24s %-6s pages %d  word F1 %.3f  order %.3f  para F1 %.3f  %.1f s/page  %d words%s"
                       % (rows[-1][:8] + (" (rendered)" if rows[-1][8] else "",)), flush=True)
+    if scans:
+        for case, codec, pages, text, per_page, before, peak, after in browser_rows(scans, args.lang, args.dist):
+            truth = next(t for c, k, _, _, t in scans if (c, k) == (case, codec))
+            score = score_text(truth, text)
+            rows.append((case, codec, pages, score["word_f1"], score["order"], score["para_f1"], per_page))
+            print("%-24s %-6s pages %d  word F1 %.3f  order %.3f  %.1f s/page  Chromium %.0f MB → peak %.0f → %.0f MB"
+                  % (case, codec, pages, score["word_f1"], score["order"], per_page, before, peak, after), flush=True)
     if rows:
         print("mean word F1 %.3f, mean order %.3f, mean %.1f s/page over %d runs"
               % (sum(r[3] for r in rows) / len(rows), sum(r[4] for r in rows) / len(rows),

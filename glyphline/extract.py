@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
-from .content.ocr import OcrEngine, attach_confidence, image_key
+from .content.ocr import OcrEngine, attach_confidence, image_key, two_pass_engine
 from .images import PageImage
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
@@ -236,7 +236,9 @@ def ocr_images(data: bytes, options: ExtractOptions | None = None, /, *, limits:
                **option_values: Any) -> list[tuple[int, str, PageImage]]:
     """(page number, image_key, image) of every image OCR would read on the selected pages without a
     text layer: the browser's first pass (it recognises them, then calls extract_text with
-    ocr_engine=recorded_engine(words by key)). Nothing is recognised here."""
+    ocr_engine=recorded_engine(words by key)). A page to be rendered and read whole (JBIG2, JPEG 2000,
+    sideways or tiled scans) is an image of format "render" (rendered_page_request). Nothing is
+    recognised here."""
     options = _options(options, option_values)
     found: list[tuple[int, str, PageImage]] = []
     current = [0]
@@ -246,7 +248,7 @@ def ocr_images(data: bytes, options: ExtractOptions | None = None, /, *, limits:
         return []
 
     document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
-                             ocr=OcrEngine(record))
+                             ocr=two_pass_engine(record, "first pass"))
     numbers, _ = select_pages(options.pages, document.page_count)
     for number in numbers:
         current[0] = number

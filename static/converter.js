@@ -13,6 +13,8 @@ import { DOWNLOAD_BYTES, OCR_LANGUAGES } from "./ocr.mjs";
 
 const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
+const AUTO_OCR_KEY = "glyphline.autoOcr"; // set: scans are recognised without asking, in this language
+const OCR_LANGUAGE_KEY = "glyphline.ocrLanguage"; // the language last chosen for OCR
 // the options this form offers, with the engine's defaults; every mode the engine has is offered
 const FORM_OPTIONS = ["mode", "markers", "dehyphenate", "annotations", "bom"];
 const DEFAULT_OPTIONS = { ...Object.fromEntries(FORM_OPTIONS.map((name) => [name, ENGINE_DEFAULTS[name]])), pages: "" };
@@ -50,6 +52,17 @@ function loadOptions() {
 
 function saveOptions(options) {
   try { localStorage.setItem(OPTIONS_KEY, JSON.stringify(options)); } catch { /* private mode: not remembered */ }
+}
+
+// the page's own settings (not engine options): a string, or null to forget it
+function storedItem(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+function storeItem(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
+  } catch { /* private mode: not remembered */ }
 }
 
 function element(tag, attributes = {}, children = []) {
@@ -263,6 +276,7 @@ class GlyphlineConverter extends HTMLElement {
       box.addEventListener("change", () => this.setOption(name, box.checked));
       checks.append(element("div", { class: "choice" }, [box, element("label", { for: name, text: t(name) })]));
     }
+    checks.append(this.renderOcrOption());
     // the hint is said once, below the field (a placeholder repeating it would say it twice)
     const pages = element("input", { type: "text", id: "pages", inputmode: "numeric", autocomplete: "off", value: this.options.pages, "aria-describedby": "pages-hint" });
     pages.addEventListener("change", () => this.setOption("pages", pages.value.trim()));
@@ -586,11 +600,7 @@ class GlyphlineConverter extends HTMLElement {
         bom: options.bom,
         password: job.password,
         ocr: job.ocr || undefined,
-        onOcrProgress: ({ image, images, page }) => {
-          view.status.textContent = t("ocrProgress", { page, image, images });
-          view.progress.max = images;
-          view.progress.value = image;
-        },
+        onOcrProgress: (progress) => this.showOcrProgress(job, progress),
         signal: job.controller.signal,
         onProgress: ({ page, pages }) => {
           if (!announcedStart) { this.announce(t("announceStart", { name: job.file.name })); announcedStart = true; }
@@ -604,7 +614,9 @@ class GlyphlineConverter extends HTMLElement {
       this.show(job, result);
     } catch (error) {
       if (job.removed) return;
-      if (error && error.name === "AbortError") {
+      if (error && error.name === "AbortError" && this.ocrCancelled(job)) {
+        // the result before OCR is back, with its offer
+      } else if (error && error.name === "AbortError") {
         // a cancelled re-run leaves the previous result as it was
         this.setState(job, job.result && !view.result.hidden ? "done" : "cancelled");
         view.status.textContent = t("cancelled");
@@ -622,12 +634,60 @@ class GlyphlineConverter extends HTMLElement {
     }
   }
 
-  // the "needs OCR" banner offers recognition: a language and the one-time download it costs
+  // "Recognising page 3 of 12": the page's ordinal among those recognised (the bar counts pages done)
+  showOcrProgress(job, { page, pages }) {
+    const lang = this.language;
+    this.setState(job, "running");
+    job.view.status.textContent = this.t("ocrProgress", { page: formatNumber(lang, page), pages: formatNumber(lang, pages) });
+    job.view.progress.max = pages;
+    job.view.progress.value = page - 1;
+  }
+
+  // a language added in package.json needs no words here: the browser names it (Intl), else its code
+  ocrLanguageName(code) {
+    const key = `ocrLanguages.${code}`;
+    if (this.t(key) !== key) return this.t(key);
+    try { return new Intl.DisplayNames([this.language], { type: "language" }).of(code) || code; } catch { return code; }
+  }
+
+  // OCR cancelled: the result it started from comes back with its banner and offer (not offered
+  // automatically again for this file); false when there was no OCR to cancel
+  ocrCancelled(job) {
+    if (!job.ocr || !job.result) return false;
+    job.ocr = null;
+    job.ocrCancelled = true;
+    this.show(job, job.result);
+    job.view.status.textContent = this.t("cancelled");
+    this.announce(`${job.file.name}: ${this.t("cancelled")}`);
+    if (job.cancelClicked) job.view.item.focus();
+    job.cancelClicked = false;
+    return true;
+  }
+
+  // the remembered "recognise scans automatically" setting: off unless ticked (it downloads 4–7 MB
+  // once); the language is the one last chosen in a banner
+  renderOcrOption() {
+    const box = element("input", { type: "checkbox", id: "auto-ocr", checked: Boolean(storedItem(AUTO_OCR_KEY)) });
+    box.addEventListener("change", () => {
+      storeItem(AUTO_OCR_KEY, box.checked ? (storedItem(OCR_LANGUAGE_KEY) || OCR_LANGUAGES[0]) : null);
+    });
+    return element("div", { class: "choice" }, [box, element("label", { for: "auto-ocr", text: this.t("ocrAuto") })]);
+  }
+
+  // the "needs OCR" banner offers recognition: a language and the one-time download it costs;
+  // with the automatic setting on, recognition starts at once in the remembered language
   offerOcr(job) {
     if (job.ocr) return; // recognised already: what is still missing has no text to read
+    const automatic = storedItem(AUTO_OCR_KEY);
+    if (automatic && !job.ocrCancelled && OCR_LANGUAGES.includes(automatic.split("+")[0])) {
+      job.ocr = automatic;
+      queueMicrotask(() => this.start(job));
+      return;
+    }
     const t = this.t;
     const select = element("select", { class: "ocr-language", "aria-label": t("ocrLanguage") },
-      OCR_LANGUAGES.map((code) => element("option", { value: code, text: t(`ocrLanguages.${code}`) })));
+      OCR_LANGUAGES.map((code) => element("option", { value: code, text: this.ocrLanguageName(code) })));
+    select.value = OCR_LANGUAGES.includes(storedItem(OCR_LANGUAGE_KEY)) ? storedItem(OCR_LANGUAGE_KEY) : OCR_LANGUAGES[0];
     const size = element("span", { class: "ocr-size" });
     const showSize = () => {
       size.textContent = t("ocrSize", { size: formatBytes(this.language, DOWNLOAD_BYTES.base + DOWNLOAD_BYTES[select.value]) });
@@ -637,6 +697,8 @@ class GlyphlineConverter extends HTMLElement {
     const button = element("button", { type: "button", class: "button primary ocr", text: t("ocrOffer") });
     button.addEventListener("click", () => {
       job.ocr = select.value;
+      storeItem(OCR_LANGUAGE_KEY, select.value);
+      if (storedItem(AUTO_OCR_KEY)) storeItem(AUTO_OCR_KEY, select.value);
       this.start(job);
     });
     job.view.banner.append(" ", element("span", { class: "ocr-offer" }, [button, " ", select, " ", size]));

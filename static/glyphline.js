@@ -176,13 +176,19 @@ async function pump() {
 }
 
 // OCR runs in tesseract.js's own worker (./ocr.mjs, loaded on first use), between the two passes
+// (pages tesseract.js cannot read from their images are rendered there with pdf.js: format "render")
 async function recognise(job, images) {
+  job.recognising = true; // a cancel now is the signal's: ocr.mjs ends tesseract.js at once
   try {
     const { recogniseImages } = await import("./ocr.mjs");
+    const needsPages = images.some((image) => image.format === "render");
     job.ocrWords = await recogniseImages(images, {
       languages: job.options.ocr, signal: job.signal,
       onProgress: job.onOcrProgress,
+      pdfBytes: needsPages ? new Uint8Array(await toArrayBuffer(job.input)) : undefined,
+      password: job.options.password,
     });
+    job.recognising = false;
     if (current !== job) return;
     const bytes = await toArrayBuffer(job.input);
     worker.postMessage({ type: "convert", id: job.id, bytes, options: job.options, ocrWords: job.ocrWords }, [bytes]);
@@ -201,7 +207,7 @@ function cancel(job) {
     job.reject(abortError(job.signal));
     return;
   }
-  if (current !== job) return;
+  if (current !== job || job.recognising) return;
   worker.postMessage({ type: "cancel", id: job.id });
   // a worker that cannot pause between pages would only see "cancel" at the end: restart it
   // (right away when it said so at start-up, else when it has not answered in time)
@@ -222,8 +228,9 @@ function cancel(job) {
  *          dehyphenate?: boolean, annotations?: boolean, password?: string, bom?: boolean, order?: "auto"|"geometry"|"tags",
  *          ocr?: string, workers?: number,
  *          onProgress?: (p: {page: number, pages: number}) => void,
- *          onOcrProgress?: (p: {image: number, images: number, page: number}) => void, signal?: AbortSignal}} [options]
- *          `ocr: "eng"` (or "deu", "eng+deu") recognises the pages without a text layer; the OCR files
+ *          onOcrProgress?: (p: {page: number, pages: number, pageNumber: number}) => void, signal?: AbortSignal}} [options]
+ *          `ocr: "eng"` (or "deu", "eng+deu") recognises the pages without a text layer (onOcrProgress:
+ *          before each, its ordinal among them, their count, its page number); the OCR files
  *          (about 7 MB) are fetched from the site on first use and cached by its service worker.
  *          `workers`: how many workers share a long document (default: the worker pool's size; 1: one).
  * @returns {Promise<{text: string, pageCount: number, pages: Array<{number: number, text: string,

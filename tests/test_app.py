@@ -3,6 +3,7 @@ worker posts to the page."""
 from __future__ import annotations
 
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -241,3 +242,25 @@ def test_a_pooled_run_stops_between_pages_when_cancelled(long_pdf):
     final = app.pool_analyse(8, [1, 2, 3, 4], lambda: ticks.append(1), lambda: len(ticks) >= 2, True)
     assert final == {"type": "cancelled", "id": 8}
     assert len(ticks) == 2
+def test_ocr_in_two_passes_asks_the_page_to_render_what_tesseract_js_cannot_read():
+    from test_ocr import scan_pdf
+
+    jbig2 = [{"Filter": "/JBIG2Decode", "BitsPerComponent": 1, "data": b"\x00" * 20}]
+    jpx = [{"Filter": "/JPXDecode", "data": b"\x00\x00\x00\x0cjP  "}]
+    first = app.images_for_ocr(3, scan_pdf(jbig2 + jpx, pages=3, rotate=90), {})
+    requests = first["images"]
+    assert [(i["page"], i["format"], i["dpi"]) for i in requests] == [(1, "render", 300), (2, "render", 300),
+                                                                      (3, "render", 300)]
+    # the viewer's size at 300 dpi: the page turned by /Rotate 90 is 792 × 612 points
+    assert (requests[0]["width"], requests[0]["height"]) == (3300, 2550)
+    assert len({i["key"] for i in requests}) == 3   # each page its own key
+    # words in the rendered page's pixels land where the page shows them: top left, in reading order
+    words = {requests[0]["key"]: [{"text": "Rendered", "bbox": [300, 300, 700, 360], "confidence": 91, "line": 1},
+                                  {"text": "page", "bbox": [730, 300, 900, 360], "confidence": 93, "line": 1}]}
+    final = app.convert(4, scan_pdf(jbig2 + jpx, pages=3, rotate=90), {"mode": "json"}, [].append, lambda: False,
+                        ocr_words=words)
+    page = json.loads(final["text"])["pages"][0]
+    (line,) = [line for block in page["blocks"] for line in block["lines"]]
+    assert line["text"] == "Rendered page" and final["pages"][0]["ocr"]["rendered"]
+    # (the line's top comes from its baseline and size, a few points off the word box's top)
+    assert line["bbox"][0] == pytest.approx(72, abs=1) and line["bbox"][1] == pytest.approx(72, abs=5)

@@ -390,3 +390,43 @@ def test_an_image_the_engine_cannot_read_is_read_from_the_rendered_page():
     result = extract_text(scan_pdf(jpx), ocr_engine=OcrEngine(recognise, lambda number, dpi: rendered))
     assert seen == ["jp2", "pnm"] and "Read from the rendering" in result.text
     assert result.pages[0].ocr["rendered"]
+
+
+def test_an_engine_that_cannot_read_a_format_gets_the_rendered_page_without_trying():
+    rendered = PageImage(b"P5\n20 20\n255\n" + bytes(400), "pnm", 20, 20, 300.0)
+    seen = []
+
+    def recognise(image):
+        seen.append(image.format)
+        return line_words("Read from the rendering", 2.0, 2.0, 1, size=1.0)
+
+    jpx = [{"Filter": "/JPXDecode", "data": b"\x00\x00\x00\x0cjP  "}]
+    engine = OcrEngine(recognise, lambda number, dpi: rendered, reads=frozenset({"jpeg", "pnm", "tiff"}))
+    result = extract_text(scan_pdf(jpx), ocr_engine=engine)
+    assert seen == ["pnm"] and result.pages[0].ocr["rendered"]
+    no_renderer = extract_text(scan_pdf(jpx), ocr_engine=OcrEngine(recognise, reads=frozenset({"pnm"})))
+    assert any("JPEG 2000 image this OCR engine cannot read" in w for w in no_renderer.warnings)
+
+
+def strips_pdf(count: int) -> bytes:
+    """One page whose scan is `count` horizontal strips, each its own 10×10 image."""
+    b = PdfBuilder()
+    height = PAGE_H / count
+    xobjects, content = {}, b""
+    for index in range(count):
+        name = f"S{index}"
+        xobjects[name] = b.stream(bytes(100), {"Type": "/XObject", "Subtype": "/Image", "Width": 10, "Height": 10,
+                                               "ColorSpace": "/DeviceGray", "BitsPerComponent": 8})
+        content += b"q %d 0 0 %.3f 0 %.3f cm /%s Do Q\n" % (PAGE_W, height, index * height, name.encode())
+    b.page(content, xobjects=xobjects)
+    return b.build()
+
+
+def test_a_scan_in_strips_is_read_from_the_rendered_page_so_its_lines_stay_whole():
+    rendered = PageImage(b"P5\n20 20\n255\n" + bytes(400), "pnm", 20, 20, 300.0)
+    scanner = FakeScanner(line_words("One whole line", 2.0, 2.0, 1, size=1.0), lambda number, dpi: rendered)
+    result = extract_text(strips_pdf(3), ocr_engine=scanner.engine)
+    assert scanner.images == [rendered] and result.pages[0].ocr["rendered"]
+    piecewise = FakeScanner(line_words("Strip", 2.0, 2.0, 1, size=1.0))  # no renderer: strip by strip
+    result = extract_text(strips_pdf(3), ocr_engine=piecewise.engine)
+    assert len(piecewise.images) == 3 and not result.pages[0].ocr["rendered"]

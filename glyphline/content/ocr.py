@@ -4,8 +4,9 @@ Only a page without a text layer is recognised (glyphline.textlayer, the scan re
 after its own content and annotations were drawn. Its images covering a fair share of the page
 are decoded (glyphline.images) and handed to the injected engine, a callable from a PageImage
 to OcrWords in image pixels; the engine is the only part that is not pure Python (tesseract on
-CPython, tesseract.js in the browser). An image this module cannot decode (JBIG2), or one drawn
-sideways, makes it ask the engine to render the whole page instead, when the engine can.
+CPython, tesseract.js in the browser). An image this module cannot decode (JBIG2), one the engine
+cannot read, one drawn sideways, or a scan in pieces makes it ask the engine to render the whole
+page instead, when the engine can (the browser renders between two passes: rendered_page_request).
 
 Each word becomes one glyph per character, spread evenly over the word's box on its line's
 baseline, flagged OCR, in the font "OCR" at the line's size, so the layout stages make lines,
@@ -43,6 +44,11 @@ DESCENDERS = frozenset("gjpqyQ,;()[]{}|/_@$")
 MAX_SKEW_SLOPE = 0.1
 UPRIGHT_TOLERANCE = 0.05      # an image whose rows lean more than this (sine) in viewer space is drawn sideways
 MAX_OCR_WORDS = 100_000       # words taken from the engine for one page (a noise scan reads as specks)
+POINTS_PER_INCH = 72.0
+IMAGE_FORMAT_NAMES = {"jp2": "JPEG 2000", "jpeg": "JPEG", "pnm": "raw-sample", "tiff": "CCITT"}
+RENDER_REQUEST_FORMAT = "render"  # rendered_page_request: not an image file, a page for the caller to render
+# tesseract.js's image library (leptonica in tesseract.js-core) reads these; JPEG 2000 it rejects
+BROWSER_READS = frozenset({"jpeg", "pnm", "tiff"})
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,22 @@ class OcrEngine:
     # page number (1-based), dpi → the page rendered as the viewer shows it, or None (no renderer)
     render: Callable[[int, float], PageImage | None] | None = None
     name: str = "ocr"
+    # the image formats the engine's image library reads (None: all PageImage formats); a page
+    # with an image in another format is rendered instead
+    reads: frozenset[str] | None = None
+    # the caller renders pages itself, between two passes (the browser: pdf.js): a page to render
+    # is a rendered_page_request, recognised by its key like any image
+    renders_elsewhere: bool = False
+
+    @property
+    def can_render(self) -> bool:
+        return self.render is not None or self.renders_elsewhere
+
+    def rendered_page(self, number: int, width: float, height: float) -> PageImage | None:
+        """Page `number` (viewer size width × height points) rendered at RENDER_DPI, or None."""
+        if self.renders_elsewhere:
+            return rendered_page_request(number, RENDER_DPI, width, height)
+        return self.render(number, RENDER_DPI) if self.render is not None else None
 
 
 @dataclass
@@ -111,7 +133,7 @@ def ocr_glyphs(page, out: list[Glyph]) -> None:
             words = engine.recognise(image)[:MAX_OCR_WORDS]
         except Exception:
             # an image the engine cannot read (a JPEG 2000 its image library rejects): the rendered page instead
-            rendered = engine.render(page.number, RENDER_DPI) if engine.render is not None and not report.rendered else None
+            rendered = engine.rendered_page(page.number, width, height) if not report.rendered else None
             if rendered is None:
                 raise
             report.rendered = True
@@ -137,16 +159,23 @@ def _page_images(page, engine: OcrEngine, width: float, height: float, report: O
             problems.append("an image drawn sideways")
             continue
         try:
-            placed.append((page_image(xobject, env.read_stream, matrix, env.limits.stream_bytes,
-                                      env.budget.check_time), matrix))
+            image = page_image(xobject, env.read_stream, matrix, env.limits.stream_bytes, env.budget.check_time)
         except PageBudgetExceeded:
             raise
         except UnsupportedImage as exc:
             problems.append(str(exc))
+            continue
         except Exception as exc:   # a broken image costs its own text
             problems.append(f"an image could not be decoded ({type(exc).__name__})")
-    if (problems or not placed) and engine.render is not None:
-        rendered = engine.render(page.number, RENDER_DPI)
+            continue
+        if engine.reads is not None and image.format not in engine.reads:
+            problems.append(f"a {IMAGE_FORMAT_NAMES.get(image.format, image.format)} image this OCR engine cannot read")
+            continue
+        placed.append((image, matrix))
+    # a scan in pieces (strips, tiles) would be read piece by piece, cutting its lines: the whole page instead
+    in_pieces = len(placed) > 1
+    if (problems or not placed or in_pieces) and engine.can_render:
+        rendered = engine.rendered_page(page.number, width, height)
         if rendered is not None:
             report.rendered = True
             return [(rendered, (width, 0.0, 0.0, -height, 0.0, height))]
@@ -300,10 +329,23 @@ def image_key(image: PageImage) -> str:
     return hashlib.sha256(image.data).hexdigest()[:32]
 
 
+def rendered_page_request(number: int, dpi: float, width: float, height: float) -> PageImage:
+    """Page `number` to be rendered by the caller at `dpi`: its pixel size is the viewer size at
+    that dpi (the caller scales its words to it), its data only a name (for image_key)."""
+    pixels = dpi / POINTS_PER_INCH
+    name = f"glyphline: page {number} rendered at {dpi:g} dpi".encode()
+    return PageImage(name, RENDER_REQUEST_FORMAT, max(1, round(width * pixels)), max(1, round(height * pixels)), dpi)
+
+
+def two_pass_engine(recognise: Callable[[PageImage], list[OcrWord]], name: str) -> OcrEngine:
+    """The browser's engine in either pass: tesseract.js reads BROWSER_READS, pdf.js renders the rest."""
+    return OcrEngine(recognise, name=name, reads=BROWSER_READS, renders_elsewhere=True)
+
+
 def recorded_engine(words_by_key: Mapping[str, list[OcrWord]]) -> OcrEngine:
     """An engine whose words were read before, looked up by image_key (an unknown image reads as nothing)."""
     def recognise(image: PageImage) -> list[OcrWord]:
         return list(words_by_key.get(image_key(image), ()))
 
-    return OcrEngine(recognise, name="recorded")
+    return two_pass_engine(recognise, "recorded")
 

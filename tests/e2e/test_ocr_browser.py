@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, job, wait_job_state
+from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, download_text, job, wait_job_state
 
 pytestmark = pytest.mark.e2e
 
@@ -88,3 +89,121 @@ def test_a_scan_is_recognised_after_opting_in_without_any_request_leaving_the_or
     for url in seen:
         parts = urlsplit(url)
         assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url
+
+# enough characters that the document is not a scan as a whole (textlayer.MIN_CHARS_PER_PAGE on average)
+TEXT_PAGE = "A real text page that keeps its own words, whatever the two scanned pages after it say."
+
+
+@pytest.fixture(scope="module")
+def jbig2_scan(tmp_path_factory) -> Path:
+    """A mixed document: page 1 real text, pages 2 and 3 PROSE as JBIG2 scans (bench/ocr.py's
+    MMR-coded generic region: JBIG2 that only a renderer reads, here pdf.js)."""
+    if subprocess.run(["which", "pdftoppm"], capture_output=True).returncode:
+        pytest.skip("pdftoppm (poppler-utils) is not installed: make test installs it")
+    sys.path.insert(0, str(REPO / "tests"))
+    sys.path.insert(0, str(REPO / "bench"))
+    from ocr import encode
+    from pdfbuilder import PdfBuilder
+    from PIL import Image
+
+    folder = tmp_path_factory.mktemp("jbig2")
+    b = PdfBuilder()
+    font = b.font_type1("Times-Roman")
+    b.page(b"".join(b"BT /F1 12 Tf 72 %d Td (%s) Tj ET\n" % (700 - 16 * i, line.encode("latin-1"))
+                    for i, line in enumerate(PROSE)), fonts={"F1": font})
+    (folder / "text.pdf").write_bytes(b.build())
+    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-singlefile", str(folder / "text.pdf"), str(folder / "page")],
+                   check=True)
+    image = Image.open(folder / "page.pgm")
+    data, entries = encode(image, "jbig2")
+    mixed = PdfBuilder()
+    font = mixed.font_type1("Helvetica")
+    mixed.page(b"BT /F1 12 Tf 72 700 Td (%s) Tj ET" % TEXT_PAGE.encode("latin-1"), fonts={"F1": font})
+    picture = mixed.stream(data, {"Type": "/XObject", "Subtype": "/Image", "Width": image.width,
+                                  "Height": image.height, **entries})
+    for _ in range(2):
+        mixed.page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", xobjects={"Im1": picture})
+    path = folder / "jbig2.pdf"
+    path.write_bytes(mixed.build())
+    return path
+
+
+def tesseract_running(page) -> bool:
+    return any("/vendor/tesseract/" in worker.url for worker in page.workers)
+
+
+def wait_until(page, condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(100)   # (not time.sleep: Playwright's worker events arrive while it waits)
+    return True
+
+
+def prose_share(text: str, copies: int) -> float:
+    expected = " ".join(PROSE).split() * copies
+    got = text.split()
+    return sum(min(got.count(w), expected.count(w)) for w in set(expected)) / len(expected)
+
+
+def test_a_jbig2_scan_is_rendered_and_read_and_with_the_automatic_setting_it_is_read_offline(browser, server, jbig2_scan):
+    context = browser.new_context()
+    seen = []
+    context.on("request", lambda request: seen.append(request.url))
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page.locator("#file").set_input_files(str(jbig2_scan))
+        assert wait_job_state(page, 0, ("done",)) == "done"   # the text page is there: done, with a banner
+        assert "2, 3" in job(page, 0).locator(".banner.scan").inner_text()
+        job(page, 0).locator("button.ocr").click()
+        job(page, 0).locator(".status", has_text="Recognising page 1 of 2").wait_for(timeout=OCR_TIMEOUT_MS)
+        assert wait_job_state(page, 0, ("done",), timeout=OCR_TIMEOUT_MS) == "done"
+        text = download_text(page, 0)[1].decode("utf-8")
+        assert text.startswith(TEXT_PAGE)   # the text page, untouched
+        assert prose_share(text, 2) >= 0.9, text
+        assert any("/vendor/pdfjs/wasm/jbig2.wasm" in path for _, path in server.requests)
+        # the remembered setting: the next scan is read without asking, offline
+        page.locator("#options summary").click()
+        page.locator("#auto-ocr").check()
+        assert page.evaluate("() => localStorage.getItem('glyphline.autoOcr')") == "eng"
+        context.set_offline(True)
+        page.reload()
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        assert page.locator("#auto-ocr").is_checked()
+        page.locator("#file").set_input_files(str(jbig2_scan))
+        job(page, 0).locator(".status", has_text="Recognising page 2 of 2").wait_for(timeout=OCR_TIMEOUT_MS)
+        assert wait_job_state(page, 0, ("done",), timeout=OCR_TIMEOUT_MS) == "done"
+        assert prose_share(download_text(page, 0)[1].decode("utf-8"), 2) >= 0.9
+    finally:
+        context.close()
+    origin = urlsplit(server.url)
+    for url in seen:
+        parts = urlsplit(url)
+        assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url
+
+
+def test_cancel_inside_a_page_ends_tesseract_at_once_and_the_offer_comes_back(browser, server, jbig2_scan):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page.locator("#file").set_input_files(str(jbig2_scan))
+        assert wait_job_state(page, 0, ("done",)) == "done"
+        job(page, 0).locator("button.ocr").click()
+        job(page, 0).locator(".status", has_text="Recognising page 1 of 2").wait_for(timeout=OCR_TIMEOUT_MS)
+        assert wait_until(page, lambda: tesseract_running(page), OCR_TIMEOUT_MS / 1000)   # tesseract.js is at work
+        job(page, 0).locator("button.cancel").click()
+        # the text page's result is back with the scan banner and its offer
+        job(page, 0).locator(".status", has_text="Cancelled.").wait_for(timeout=10_000)
+        assert job(page, 0).get_attribute("data-state") == "done"
+        assert wait_until(page, lambda: not tesseract_running(page), 10)   # its worker was ended, not left to finish
+        job(page, 0).locator("button.ocr").click()   # tesseract.js is created again
+        job(page, 0).locator(".status", has_text="Recognising page 2 of 2").wait_for(timeout=OCR_TIMEOUT_MS)
+        assert wait_job_state(page, 0, ("done",), timeout=OCR_TIMEOUT_MS) == "done"
+        assert prose_share(download_text(page, 0)[1].decode("utf-8"), 2) >= 0.9
+    finally:
+        context.close()
