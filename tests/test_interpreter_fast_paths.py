@@ -172,3 +172,27 @@ def test_a_font_that_decodes_otherwise_keeps_its_decode(monkeypatch):
     glyphs, _, _ = _read(data, True, monkeypatch)
     assert "".join(g[0] for g in glyphs) == "中文 ab中文 abx"
     assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
+
+
+@pytest.mark.parametrize("char_spacing", [b"0", b"-7"])
+def test_lines_across_the_crop_edges_are_clipped_glyph_by_glyph(char_spacing, monkeypatch):
+    """show() keeps a level string whole when the bounds of its glyphs lie inside the clip (a
+    placement table's least pen move and its advances, the pen before and after each string).
+    Lines slid across each edge of the crop box, with pen moves forward, and backward (Tc < 0:
+    no string is then kept whole), keep exactly the glyphs the general path keeps."""
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    lines = [b"BT /T1 11 Tf %s Tc" % char_spacing]
+    for step in range(40):
+        x = 40 + step * 9.5                          # the line starts left of, inside and right of the box
+        lines.append(b"1 0 0 1 %g %d Tm [(Hello) -300 (world, a line) 120 (that runs on)] TJ (and on) Tj"
+                     % (x, 150 + step * 12))
+    lines.append(b"ET")
+    b.page(b"\n".join(lines), fonts=fonts, crop_box=(100, 100, 330, 700))
+    data = b.build()
+    fast = _read(data, True, monkeypatch)
+    assert fast == _read(data, False, monkeypatch)
+    per_line = {}
+    for glyph in fast[0]:
+        per_line[glyph[2]] = per_line.get(glyph[2], 0) + 1
+    assert len(set(per_line.values())) > 5          # lines cut at many places, and whole ones

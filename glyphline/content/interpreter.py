@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 import struct
+from itertools import repeat
+from operator import add
 from typing import NamedTuple
 
 from ..errors import BudgetExceeded
@@ -81,17 +83,32 @@ _GLYPH = slice(5, 15)   # TextSetup[_GLYPH]: dx, dy, height, descent, em, centre
 
 class _PlacementTable(dict):
     """code → placement (see _Interpreter.place) under one font and text state, filled on
-    first use: table[code] is one dict lookup for a code seen before."""
+    first use: table[code] is one dict lookup for a code seen before.
 
-    __slots__ = ("state", "char_of")
+    It also keeps the range of what it has handed out: the least pen move along x and the
+    least and greatest font advance along x. With no move backwards, a string's glyph origins
+    lie between the pen before and after it, and emit() can clip the string as a whole."""
+
+    __slots__ = ("state", "char_of", "least_move_x", "least_width_x", "greatest_width_x")
 
     def __init__(self, state: tuple, char_of):
         super().__init__()
         self.state = state
         self.char_of = char_of
+        self.least_move_x = self.least_width_x = math.inf
+        self.greatest_width_x = -math.inf
 
     def __missing__(self, code: int) -> tuple:
         placed = _Interpreter.place(self.state, self.char_of(code))
+        width_x, move_x = placed[1], placed[4]
+        if not (-_HUGE < width_x < _HUGE and -_HUGE < move_x < _HUGE):
+            self.least_move_x = math.nan   # unbounded (or NaN): this table's strings are clipped glyph by glyph
+        elif move_x < self.least_move_x:
+            self.least_move_x = move_x
+        if width_x < self.least_width_x:
+            self.least_width_x = width_x
+        if width_x > self.greatest_width_x:
+            self.greatest_width_x = width_x
         if len(self) < MAX_PLACED_CODES:
             self[code] = placed
         return placed
@@ -602,6 +619,10 @@ class _Interpreter:
         undecodable = 0
         pen = 0.0                                    # the same pen along text-space x, for Tm
         line = None                                  # set once a Td of a text run moved the line
+        # on a level baseline, strings read through the table are clipped whole when they can be
+        # (emit's extent): the pen's lowest x before a string and highest after one
+        whole = level and placements is not None and span is None
+        pen_low = pen_high = x
         try:
             for item in items:
                 if item.__class__ is not bytes:
@@ -630,8 +651,11 @@ class _Interpreter:
                 else:
                     table = [place(state, char) for char in decode(item)]
                     codes = range(len(table))
+                    whole = False
                 if not charged:
                     charge_glyphs(len(codes))
+                if x < pen_low:
+                    pen_low = x
                 for code in codes:
                     text, width_x, width_y, move, move_x, move_y, advance = table[code]
                     if span is not None:             # inside /ActualText: only where the span lies
@@ -649,8 +673,13 @@ class _Interpreter:
                     x += move_x
                     if not level:
                         y += move_y
+                if x > pen_high:
+                    pen_high = x
         finally:
-            self.emit(placed, fields, level)
+            extent = None
+            if whole and placements.least_move_x >= 0.0:   # no glyph moves the pen back inside a string
+                extent = (pen_low, max(pen_high, x), placements.least_width_x, placements.greatest_width_x)
+            self.emit(placed, fields, level, extent)
         self.tm = (ta, tb, tc, td, te + pen * ta, tf + pen * tb)
         if line is not None:
             self.tlm = (ta, tb, tc, td, te, tf)
@@ -948,12 +977,14 @@ class _Interpreter:
         self.emit([(span.text, x, y, span.end_x, span.end_y, advance)],
                   fields[:8] + (fields[8] | ACTUAL_TEXT, span.mcid))
 
-    def emit(self, placed: list, fields: tuple, level: bool = False) -> int:
+    def emit(self, placed: list, fields: tuple, level: bool = False, extent: tuple | None = None) -> int:
         """Where every glyph is made and clipped, however its text was shown: each (text, x, y,
         end_x, end_y, advance) of `placed`, with the fields its string shares (dx, dy, height,
         descent, em, centre_x, centre_y, font, flags, mcid: TextSetup[_GLYPH]), becomes a Glyph
         when its box centre lies inside the clip grown by CLIP_MARGIN_EM. `level`: every glyph
-        has y == end_y == the first's, so y is tested once. Returns how many were kept."""
+        has y == end_y == the first's, so y is tested once. `extent` (level only): (lowest
+        and highest x of the glyph origins, least and greatest end_x - x), bounds that let the
+        whole text be kept at once when they lie inside. Returns how many were kept."""
         if not placed:
             return 0
         centre_x, centre_y = fields[5:7]
@@ -963,6 +994,14 @@ class _Interpreter:
         if level:
             if not y0 <= placed[0][2] + centre_y <= y1:
                 return 0
+            if extent is not None:
+                low, high, least_width, greatest_width = extent
+                # the centre test is monotonic in x and in the advance (so is float rounding):
+                # the extremes bound every glyph's centre, and a text inside needs no test per glyph
+                if (x0 <= (low + (low + least_width)) * 0.5 + centre_x
+                        and (high + (high + greatest_width)) * 0.5 + centre_x <= x1):
+                    self.out.extend(map(new, repeat(Glyph), map(add, placed, repeat(shared))))
+                    return len(placed)
             kept = [new(Glyph, p + shared) for p in placed if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1]
         else:
             kept = [new(Glyph, p + shared) for p in placed

@@ -25,7 +25,7 @@ from .cleanup import drop_duplicates, duplicate_limit
 from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
                     Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height, box_height_of,
                     raised_script, text_unit, text_unit_of)
-from .model import Word
+from .model import WORD_DEFAULTS, Word, new_word
 from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
                     TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_HEIGHTS, _WHITESPACE,
@@ -367,13 +367,14 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     y0 = ys[0] - up
     y1 = ys[0] + down
     cuts = list(compress(range(1, n), breaks))
+    rest = WORD_DEFAULTS
     if one_flag and ordered and flat:
         # the usual line: a word is its first glyph's start to its last glyph's end
         flag = flags[0]
         if len(line_text) == n:   # one character per glyph: a word's text is a slice of the line's
-            return [Word(line_text[a:b], xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
+            return [new_word(Word, (line_text[a:b], xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag) + rest)
                     for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
-        return [Word("".join(texts[a:b]), xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag)
+        return [new_word(Word, ("".join(texts[a:b]), xs[a], y0, end_xs[b - 1], y1, size, fonts[a], flag) + rest)
                 for a, b in zip([0] + cuts, cuts + [n]) if b - a > 1 or not texts[a].isspace()]
     words: list[Word] = []
     append = words.append
@@ -393,7 +394,7 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
         if not flat:
             # subtracting or adding one number preserves the order of the y values
             y0, y1 = min(ys[a:b]) - up, max(ys[a:b]) + down
-        append(Word("".join(texts[a:b]), x0, y0, x1, y1, size, fonts[a], word_flags))
+        append(new_word(Word, ("".join(texts[a:b]), x0, y0, x1, y1, size, fonts[a], word_flags) + rest))
     return words
 
 

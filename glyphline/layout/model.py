@@ -35,6 +35,12 @@ class Word(NamedTuple):
     tag: Tag | None = None     # tagged PDF, structured outputs: the structure element most of its glyphs belong to
 
 
+# The layout's hot loops make a Word as new_word(Word, (text, x0, y0, x1, y1, size, font, flags)
+# + WORD_DEFAULTS): the NamedTuple's own __new__ is a Python call per word (~30,000 a book).
+new_word = tuple.__new__
+WORD_DEFAULTS = tuple(Word._field_defaults[name] for name in Word._fields[Word._fields.index("flags") + 1:])
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     words: list[Word]

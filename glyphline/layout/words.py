@@ -19,7 +19,7 @@ from itertools import compress
 from ..glyph import Glyph
 from .bidi import logical_words
 from .lines import box_descent, box_height, text_unit
-from .model import Word
+from .model import WORD_DEFAULTS, Word, new_word
 from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_SIGNS, SOFT_HYPHEN, is_hangul,
                       is_rtl, no_space_between, reorder_pre_base_vowels)
 
@@ -379,7 +379,7 @@ def _word(glyphs: list[Glyph], text: str | None = None) -> Word:
                     y0 = cy
                 if cy > y1:
                     y1 = cy
-    return Word(text, x0, y0, x1, y1, first.size, first.font, flags)
+    return new_word(Word, (text, x0, y0, x1, y1, first.size, first.font, flags) + WORD_DEFAULTS)
 
 
 from . import _upright   # noqa: E402  the switch's fast module builds on this one: imported last
