@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Mapping
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from ..glyph import Glyph
 from ..structure import Tag
