@@ -13,23 +13,24 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .content.ocr import OcrEngine, attach_confidence, image_key
-from .images import PageImage
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
 from .layout import collect_doc_stats, needs_document_stats
 from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
-from .layout.structure import HeadingStyles, heading_styles, mark_structure
 from .limits import Limits
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
 from .layout.across_pages import build_vocabulary, join_across_pages
 from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
+
+if TYPE_CHECKING:   # the OCR stage and images are loaded only by the calls that use them
+    from .content.ocr import OcrEngine
+    from .images import PageImage
 
 MODES = tuple(mode.value for mode in OutputMode)
 MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
@@ -236,6 +237,8 @@ def ocr_images(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     """(page number, image_key, image) of every image OCR would read on the selected pages without a
     text layer: the browser's first pass (it recognises them, then calls extract_text with
     ocr_engine=recorded_engine(words by key)). Nothing is recognised here."""
+    from .content.ocr import OcrEngine, image_key
+
     options = _options(options, option_values)
     found: list[tuple[int, str, PageImage]] = []
     current = [0]
@@ -356,6 +359,8 @@ def _analyse_page(document: Document, number: int, doc_stats=None, order: str = 
                                  unmapped_glyphs=page.unmapped_glyphs)
         failure.append(f"page {number} could not be laid out ({short_error(exc)}); its text is given in drawing order")
     if page.ocr is not None:
+        from .content.ocr import attach_confidence
+
         layout.ocr = page.ocr
         attach_confidence(layout, page.ocr)
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings] + failure
@@ -388,6 +393,8 @@ def _order_warnings(document: Document, options: ExtractOptions) -> list[str]:
 def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence: list[PageLayout]) -> None:
     """Headings, lists, tables and running headers for the structured outputs (layout.structure),
     ranked on the `evidence` pages; a bug costs the structure of a page, never its text."""
+    from .layout.structure import HeadingStyles, heading_styles, mark_structure   # the structured outputs only
+
     try:
         headings = heading_styles(evidence)
     except Exception as exc:

@@ -17,16 +17,15 @@ from typing import TYPE_CHECKING
 
 from ..fonts.style import FontStyle, name_style
 from ..glyph import VERTICAL, Glyph
-from ..structure import Tag
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
 from .model import Block, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
-from .tagged import block_tag, order_blocks
 
 if TYPE_CHECKING:
+    from ..structure import Tag
     from ..content.links import LinkArea
 
 __all__ = ["analyze_page", "fallback_layout", "needs_document_stats", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
@@ -159,6 +158,8 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
         footers.insert(0, body.pop())
     layout.blocks = body + sidebars + rotated + footers
     if tags:
+        from .tagged import order_blocks   # here, as in _blocks: only a tagged PDF's pages need it
+
         layout.blocks, by_tags = order_blocks(layout.blocks, order)
         layout.order = "tags" if by_tags else "geometry"
     if font_styles is not None:   # asked for (Markdown, kept layouts): plain text never reads the styles
@@ -277,6 +278,8 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int
             paras = paras[1:]
         paragraphs.extend((para, flow) for para in paras)
         after_row = flow.table_row
+    if tags:
+        from .tagged import block_tag   # tagged PDFs only
     blocks: list[Block] = []
     rows_of: dict[int, tuple[tuple, list[Block]]] = {}   # table → (its gutters, its rows)
     for para, flow in paragraphs:

@@ -16,9 +16,13 @@ from collections import Counter
 from collections.abc import Mapping
 from operator import attrgetter
 
+from typing import TYPE_CHECKING
+
 from ..glyph import Glyph
-from ..structure import Tag
 from .model import Block
+
+if TYPE_CHECKING:
+    from ..structure import Tag
 
 ORDERS = ("auto", "geometry", "tags")
 _MCID = attrgetter("mcid")
