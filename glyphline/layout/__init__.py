@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -77,19 +77,30 @@ class DocStats:
 
 def collect_doc_stats(pages: list) -> DocStats:
     """Build DocStats from analysed pages (PageLayout) or raw glyph lists (list[Glyph])."""
+    return doc_stats_from(stats_evidence(page if isinstance(page, PageLayout) else analyze_page(list(page), 0.0, 0.0, 0))
+                          for page in pages)
+
+
+def stats_evidence(layout: PageLayout) -> tuple[dict[int, list[float]], dict[float, int]]:
+    """All DocStats reads of a page, small enough to keep for every page of a long document:
+    its line pitches by size bucket, and its characters by font size (in the order met)."""
+    size_weight: dict[float, int] = {}
+    for block in layout.blocks:
+        for line in block.lines:
+            for w in line.words:
+                size_weight[round(w.size, 1)] = size_weight.get(round(w.size, 1), 0) + len(w.text)
+    return layout.line_pitches, size_weight
+
+
+def doc_stats_from(evidence: Iterable[tuple[dict[int, list[float]], dict[float, int]]]) -> DocStats:
+    """DocStats from the pages' stats_evidence, in document order (ties go to the size met first)."""
     steps: dict[int, list[float]] = {}
     size_weight: dict[float, int] = {}
-    for page in pages:
-        if isinstance(page, PageLayout):
-            layout = page
-        else:
-            layout = analyze_page(list(page), 0.0, 0.0, 0)
-        for key, values in layout.line_pitches.items():
+    for pitches, weights in evidence:
+        for key, values in pitches.items():
             steps.setdefault(key, []).extend(values)
-        for block in layout.blocks:
-            for line in block.lines:
-                for w in line.words:
-                    size_weight[round(w.size, 1)] = size_weight.get(round(w.size, 1), 0) + len(w.text)
+        for size, chars in weights.items():
+            size_weight[size] = size_weight.get(size, 0) + chars
     body = max(size_weight, key=size_weight.get) if size_weight else 0.0
     return DocStats({k: line_pitch(v) for k, v in steps.items() if v}, body)
 
