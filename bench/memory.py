@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             path = os.path.join(scratch, f"cut-{count}.pdf")
             Path(path).write_bytes(buffer.getvalue())
             done = subprocess.run([sys.executable, "-c", MEASURE, path, args.mode, "1" if args.tracemalloc else "0"],
-                                  capture_output=True, text=True, env=env, check=True)
+                                  capture_output=True, text=True, env=env, cwd=REPO, check=True)
             rows.append((count, json.loads(done.stdout)))
     print(f"## Memory: {args.pdf.parent.name or args.pdf.name}, mode {args.mode}\n")
     print("| pages | peak RSS MB | before extraction MB | growth MB" + (" | traced peak MB |" if args.tracemalloc else " |"))
