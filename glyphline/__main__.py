@@ -1,6 +1,28 @@
-"""`python -m glyphline`: the same command as `glyphline`."""
+"""`python -m glyphline`, and the `glyphline` command: start-up and exit tuned for a short process."""
+import gc
+import os
 import sys
 
-from .cli import main
 
-sys.exit(main())
+def run() -> None:
+    """The command line (glyphline.cli.main) in a process of its own: exits with its code."""
+    # start-up allocates ~10⁵ objects that all live as long as the process: collecting them is
+    # wasted work, and frozen they are never scanned again by the collections during extraction
+    gc.disable()
+    from .cli import main
+
+    gc.freeze()
+    gc.enable()
+    code = main()
+    # everything is written: skip the interpreter's teardown (freeing every module and object
+    # one by one, ~15 ms of a small file's run); open files are closed, the standard streams flushed
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    run()

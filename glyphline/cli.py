@@ -14,12 +14,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
-from .content.ocr import LOW_CONFIDENCE
+from .errors import BudgetExceeded, DamagedPDF, NotAPDF, OcrUnavailable, PasswordRequired
 from .extract import MODES, extract_text, format_page_ranges, parse_page_spec
 from .options import ORDERS, ExtractOptions
 from .output import renderer
-from .tesseract import OcrUnavailable, tesseract_engine
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -146,6 +144,8 @@ def _main(argv: list[str] | None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     if options.ocr:
+        from .tesseract import tesseract_engine   # here: subprocess and the hOCR parser are for OCR runs only
+
         try:
             tesseract_engine(options.ocr, b"")   # installed, with its languages: said once, before any file
         except OcrUnavailable as exc:
@@ -347,6 +347,8 @@ def _ocr_line(name: str, result) -> str | None:
     pages = [p for p in result.pages if p.ocr]
     if not pages:
         return None
+    from .content.ocr import LOW_CONFIDENCE   # here: the OCR stage is loaded only when pages were recognised
+
     words = sum(p.ocr["words"] for p in pages)
     doubtful = sum(p.ocr["low_confidence"] for p in pages)
     mean = sum(p.ocr["mean_confidence"] * p.ocr["words"] for p in pages) / max(1, words)

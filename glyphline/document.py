@@ -13,11 +13,10 @@ import re
 import threading
 import weakref
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from . import filters
 from .content.env import PageEnv
-from .content.links import LinkArea, link_areas
 from .content.sources import PageInput
 from .content.sources import sources as glyph_sources
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
@@ -26,6 +25,9 @@ from .glyph import Glyph
 from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
 from .notices import warning
 from .pdfobjects import resolve
+
+if TYPE_CHECKING:
+    from .content.links import LinkArea
 
 DEFAULT_MEDIA_BOX = (0.0, 0.0, 612.0, 792.0)  # US Letter: what viewers assume when /MediaBox is missing
 HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PDF- within the first KiB
@@ -262,6 +264,8 @@ class Page:
     def links(self) -> list[LinkArea]:
         """The page's URI link areas in viewer space (Link annotations; empty when none or unreadable)."""
         if self._links is None:
+            from .content.links import link_areas   # here: only the styled outputs read links
+
             try:
                 self._links = link_areas(self._record.obj, viewer_matrix(self.box, self.rotation),
                                          self._document.limits.annotations_per_page)

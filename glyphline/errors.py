@@ -43,6 +43,12 @@ class BudgetExceeded(GlyphlineError):
         self.limit = limit
 
 
+class OcrUnavailable(GlyphlineError):
+    """OCR was asked for, but the engine or one of its languages is not installed."""
+
+    kind = "ocr-unavailable"
+
+
 class Cancelled(GlyphlineError):
     """The caller's cancel signal was seen between two pages; no result is produced."""
 

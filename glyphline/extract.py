@@ -4,8 +4,8 @@
     result.text, result.pages, result.scan, result.warnings
 
 extract_text works in two passes: every selected page is analysed into a PageLayout first,
-then the dehyphenation vocabulary is built over the whole document and the pages are
-rendered. iter_pages renders each page as soon as it is analysed, with the vocabulary of the
+then the dehyphenation vocabulary is complete and the pages are rendered (DocumentPasses keeps
+of each page only what the passes after it read, so memory stays flat over a long document). iter_pages renders each page as soon as it is analysed, with the vocabulary of the
 pages seen so far. Both call `on_progress(done, total)` after each page and check `cancel`
 between pages. No threads or processes here: the browser worker runs this same code.
 """
@@ -13,24 +13,25 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .content.ocr import OcrEngine, attach_confidence, image_key, two_pass_engine
-from .images import PageImage
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
-from .layout import collect_doc_stats, needs_document_stats
+from .layout import collect_doc_stats, doc_stats_from, needs_document_stats, stats_evidence
 from .layout.hyphenation import Vocabulary
 from .layout.model import PageLayout
-from .layout.structure import HeadingStyles, heading_styles, mark_structure
 from .limits import Limits
 from .notices import on_page, warning
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
-from .layout.across_pages import build_vocabulary, join_across_pages
+from .layout.across_pages import build_vocabulary, join_across_pages, reflow_text_only
 from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
+
+if TYPE_CHECKING:   # the OCR stage and images are loaded only by the calls that use them
+    from .content.ocr import OcrEngine
+    from .images import PageImage
 
 MODES = tuple(mode.value for mode in OutputMode)
 MAX_PAGE_SPEC_LENGTH = 10_000  # a page spec longer than this is a mistake, not a request
@@ -156,49 +157,104 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel)
     renderer(options.mode)   # an unknown mode fails before the document is read
     engine = _ocr_engine(options, ocr_engine, data)
-    with fewer_collections():   # the layouts of every page are kept until the end: never rescan them
+    with fewer_collections():
         document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
                                  ocr=engine)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
-        analysed: list[tuple[PageLayout, list[str], int]] = []
+        passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
-            analysed.append(_analyse(document, number, order=options.order, styled=_styled(options, keep_layouts)))
+            passes.add(*_analyse(document, number, order=options.order, styled=_styled(options, keep_layouts)))
             if on_progress is not None:
                 on_progress(done, len(numbers))
-        return finish_document(document, analysed, options, selection_warnings, keep_layouts=keep_layouts)
+        return passes.finish(selection_warnings)
 
 
 def finish_document(document: Document, analysed: list[tuple[PageLayout, list[str], int]],
                     options: ExtractOptions, selection_warnings: list[str], *,
                     keep_layouts: bool = False) -> Result:
     """The document-wide passes once every page is analysed, wherever that was done (here or in
-    worker processes, glyphline.parallel): statistics for short pages, the dehyphenation
-    vocabulary, cross-page joins, structure (Markdown), rendering, and the scan report."""
-    render = renderer(options.mode)
-    with fewer_collections():
-        analysed = _with_document_stats(document, analysed, options.order, _styled(options, keep_layouts))
-        vocabulary = _vocabulary([layout for layout, _, _ in analysed], options)
-        if vocabulary is not None:   # "en-" | "code": the word is joined on the first page
-            joined = join_across_pages([layout for layout, _, _ in analysed], vocabulary)
-            analysed = [(layout, warnings, rotation) for layout, (_, warnings, rotation) in zip(joined, analysed)]
-        if render.structured:
-            _mark_structure(analysed, [layout for layout, _, _ in analysed])
-        results = [_render(render, layout, warnings, rotation, vocabulary, options.dehyphenate)
-                   for layout, warnings, rotation in analysed]
-        scan = scan_report(results)
-        unmapped = unmapped_report(results)
-        document_warnings = list(document.warnings) + selection_warnings + _order_warnings(document, options)
-        text = render.document(results, DocumentContext(
-            page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
-            unmapped=unmapped.as_dict() if unmapped else None, warnings=document_warnings,
-            markers=options.markers, page_breaks=options.page_breaks))
-        if options.bom:
-            text = BOM + text
-        return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
-                      page_count=document.page_count, metadata=dict(document.metadata),
-                      document_warnings=document_warnings, unmapped=unmapped,
-                      layouts=[layout for layout, _, _ in analysed] if keep_layouts else [])
+    worker processes, glyphline.parallel): see DocumentPasses."""
+    passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
+    for page in analysed:
+        passes.add(*page)
+    return passes.finish(selection_warnings)
+
+
+class DocumentPasses:
+    """The document-wide passes, fed the analysed pages in document order: statistics for short
+    pages, the dehyphenation vocabulary, cross-page joins, structure (Markdown), rendering and the
+    scan report. What is kept of a page is only what a pass needing later pages will read, so
+    memory stays flat over a long document: a page whose layout is final (not short of evidence)
+    is rendered at once when no pass after it reads it (preserve, layout, json, reflow without
+    dehyphenation), or cut down to its text and break words (reflow: the vocabulary is the whole
+    document's). Short pages, Markdown and kept layouts keep whole layouts."""
+
+    def __init__(self, document: Document, options: ExtractOptions, *, keep_layouts: bool = False):
+        self.document = document
+        self.options = options
+        self.keep_layouts = keep_layouts
+        self.render = renderer(options.mode)
+        self.vocabulary = Vocabulary() if _dehyphenating(options) else None
+        self.keep_whole = keep_layouts or self.render.structured
+        self.evidence: list = []    # each page's stats_evidence: all DocStats reads
+        self.short: list[int] = []  # pages short of evidence: laid out again with the document's statistics
+        self.pages: list = []       # per page: (layout, warnings, rotation), or its PageResult once rendered
+
+    def add(self, layout: PageLayout, warnings: list[str], rotation: int) -> None:
+        self.evidence.append(stats_evidence(layout))
+        self.pages.append((layout, warnings, rotation))
+        if needs_document_stats(layout):
+            self.short.append(len(self.pages) - 1)
+        else:
+            self._final(len(self.pages) - 1)
+
+    def _final(self, index: int) -> None:
+        """The page's layout will not change again: count its words, then keep only what is still needed."""
+        layout, warnings, rotation = self.pages[index]
+        if self.vocabulary is not None:
+            self.vocabulary.add_lines([w.text for w in line.words] for block in layout.blocks for line in block.lines)
+        if self.keep_whole:
+            return
+        if self.vocabulary is None:   # nothing after this page reads it: render it now
+            self.pages[index] = _render(self.render, layout, warnings, rotation, None, self.options.dehyphenate)
+        else:
+            self.pages[index] = (reflow_text_only(layout), warnings, rotation)
+
+    def finish(self, selection_warnings: list[str]) -> Result:
+        document, options = self.document, self.options
+        with fewer_collections():
+            if self.short and len(self.short) < len(self.pages):   # all short: none has more evidence than the others
+                stats = doc_stats_from(self.evidence)
+                for i in self.short:
+                    self.pages[i] = _analyse(document, self.pages[i][0].number, stats, order=options.order,
+                                             styled=_styled(options, self.keep_layouts))
+            for i in self.short:
+                self._final(i)
+            self.evidence = []
+            waiting = [i for i, page in enumerate(self.pages) if isinstance(page, tuple)]
+            analysed = [self.pages[i] for i in waiting]
+            if self.vocabulary is not None:   # "en-" | "code": the word is joined on the first page
+                joined = join_across_pages([layout for layout, _, _ in analysed], self.vocabulary)
+                analysed = [(layout, warnings, rotation) for layout, (_, warnings, rotation) in zip(joined, analysed)]
+            if self.render.structured:
+                _mark_structure(analysed, [layout for layout, _, _ in analysed])
+            for i, (layout, warnings, rotation) in zip(waiting, analysed):
+                self.pages[i] = _render(self.render, layout, warnings, rotation, self.vocabulary, options.dehyphenate)
+            results: list[PageResult] = self.pages
+            scan = scan_report(results)
+            unmapped = unmapped_report(results)
+            document_warnings = list(document.warnings) + selection_warnings + _order_warnings(document, options)
+            text = self.render.document(results, DocumentContext(
+                page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
+                unmapped=unmapped.as_dict() if unmapped else None, warnings=document_warnings,
+                markers=options.markers, page_breaks=options.page_breaks))
+            if options.bom:
+                text = BOM + text
+            return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
+                          page_count=document.page_count, metadata=dict(document.metadata),
+                          document_warnings=document_warnings, unmapped=unmapped,
+                          layouts=[layout for layout, _, _ in analysed] if self.keep_layouts else [])
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
@@ -239,6 +295,8 @@ def ocr_images(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     ocr_engine=recorded_engine(words by key)). A page to be rendered and read whole (JBIG2, JPEG 2000,
     sideways or tiled scans) is an image of format "render" (rendered_page_request). Nothing is
     recognised here."""
+    from .content.ocr import OcrEngine, image_key, two_pass_engine
+
     options = _options(options, option_values)
     found: list[tuple[int, str, PageImage]] = []
     current = [0]
@@ -359,6 +417,8 @@ def _analyse_page(document: Document, number: int, doc_stats=None, order: str = 
                                  unmapped_glyphs=page.unmapped_glyphs)
         failure.append(warning("layout-failed", page=number, reason=short_error(exc)))
     if page.ocr is not None:
+        from .content.ocr import attach_confidence
+
         layout.ocr = page.ocr
         attach_confidence(layout, page.ocr)
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings] + failure
@@ -370,18 +430,6 @@ def _debugging() -> bool:
     return bool(os.environ.get("GLYPHLINE_DEBUG"))
 
 
-def _with_document_stats(document: Document, analysed: list[tuple[PageLayout, list[str], int]], order: str,
-                         styled: bool):
-    """Second look at the pages that were short of evidence, with the whole document's statistics."""
-    short = [i for i, (layout, _, _) in enumerate(analysed) if needs_document_stats(layout)]
-    if not short or len(short) == len(analysed):
-        return analysed  # nothing to fix, or no page has more evidence than the others
-    stats = collect_doc_stats([layout for layout, _, _ in analysed])
-    for i in short:
-        analysed[i] = _analyse(document, analysed[i][0].number, stats, order=order, styled=styled)
-    return analysed
-
-
 def _order_warnings(document: Document, options: ExtractOptions) -> list[str]:
     if options.order == "tags" and document.structure is None:
         return [warning("not-tagged")]
@@ -391,6 +439,8 @@ def _order_warnings(document: Document, options: ExtractOptions) -> list[str]:
 def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence: list[PageLayout]) -> None:
     """Headings, lists, tables and running headers for the structured outputs (layout.structure),
     ranked on the `evidence` pages; a bug costs the structure of a page, never its text."""
+    from .layout.structure import HeadingStyles, heading_styles, mark_structure   # the structured outputs only
+
     try:
         headings = heading_styles(evidence)
     except Exception as exc:
@@ -411,10 +461,6 @@ def _mark_structure(analysed: list[tuple[PageLayout, list[str], int]], evidence:
 
 def _dehyphenating(options: ExtractOptions) -> bool:
     return options.mode in (OutputMode.REFLOW, OutputMode.MARKDOWN) and options.dehyphenate
-
-
-def _vocabulary(layouts: list[PageLayout], options: ExtractOptions) -> Vocabulary | None:
-    return build_vocabulary(layouts) if _dehyphenating(options) else None
 
 
 def _render(render: Renderer, layout: PageLayout, warnings: list[str], rotation: int,

@@ -14,7 +14,7 @@ import tempfile
 from html.parser import HTMLParser
 
 from .content.ocr import OcrEngine, OcrWord
-from .errors import GlyphlineError
+from .errors import OcrUnavailable  # noqa: F401 (public here too: it was defined here first)
 from .images import PageImage
 
 TESSERACT_SECONDS = 300    # one page image; a 300 dpi A4 page takes 2–10 s on a slow machine
@@ -24,12 +24,6 @@ LINE_CLASSES = frozenset({"ocr_line", "ocr_caption", "ocr_header", "ocr_textfloa
 # tesseract's OpenMP threads spin and contend on a busy machine: one thread is faster there
 # (a 300 dpi page: 15 s with the default, 3.4 s with one, on the shared 2-core VM); the caller's setting wins
 OMP_THREADS = "1"
-
-
-class OcrUnavailable(GlyphlineError):
-    """OCR was asked for, but the engine or one of its languages is not installed."""
-
-    kind = "ocr-unavailable"
 
 
 def tesseract_engine(languages: str, pdf: bytes, *, password: str = "") -> OcrEngine:

@@ -278,6 +278,25 @@ def test_a_progress_bar_is_drawn_only_on_a_terminal_for_long_files(files, monkey
     assert quiet.getvalue() == ""
 
 
+# stages a plain text run on a Latin page written in a simple font never needs
+NOT_FOR_PLAIN_TEXT = ("glyphline.content.ocr", "glyphline.tesseract", "glyphline.images", "glyphline.layout.structure",
+                      "glyphline.fonts.composite", "glyphline.fonts.cmaps", "glyphline.fonts.bcmap",
+                      "glyphline.layout.bidi", "glyphline.layout.tagged", "glyphline.content.links")
+
+
+@needs_pipeline
+def test_a_plain_text_run_loads_only_the_stages_it_uses(files):
+    """Each module imported costs every small file's process its start-up: these wait for the input that needs them."""
+    path = files("one.pdf", text_pdf([["a single short page"]]))
+    code = ("import sys; from glyphline import cli; code = cli.main([sys.argv[1], '--quiet', '-o', sys.argv[2]]); "
+            f"print(code, [m for m in {NOT_FOR_PLAIN_TEXT!r} if m in sys.modules])")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-c", code, path, path + ".txt"], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    assert out.split() == ["0", "[]"]
+    assert Path(path + ".txt").read_text(encoding="utf-8").startswith("a single short page")
+
+
 @needs_pipeline
 def test_a_one_file_run_never_loads_the_process_pool(files):
     """The pool machinery (multiprocessing) costs every small file's process start; one short file needs none."""

@@ -472,3 +472,29 @@ def test_positional_forms_in_a_subset_truetype_font_read_as_letters_not_punctuat
     font = b.font_truetype("ABCDEF+Amiri", widths=[500] * 16, to_unicode=b.tounicode(forms))
     b.page(b"BT /F1 20 Tf 72 700 Td <292621> Tj ET", fonts={"F1": font})   # painted left to right
     assert extract_text(b.build()).text == "\u0628\u064a\u062a\n"
+
+
+@needs_pipeline
+@pytest.mark.parametrize("mode", ["reflow", "preserve", "json"])
+def test_a_long_document_keeps_little_of_each_finished_page(mode):
+    """Memory stays flat over 800 pages: a page no later pass needs whole is rendered at once
+    (preserve, json) or cut to its text (reflow), and the result is that of whole layouts."""
+    from glyphline.document import open as open_document
+    from glyphline.extract import DocumentPasses, _analyse
+    from glyphline.options import ExtractOptions
+
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 3 == 2 else f"graph {n} goes on"
+             for n in range(12)]
+    data = text_pdf([lines] * 3)
+    options = ExtractOptions(mode=mode)
+    document = open_document(data)
+    passes = DocumentPasses(document, options)
+    for number in (1, 2, 3):
+        passes.add(*_analyse(document, number))
+    kept = passes.pages
+    if mode == "reflow":
+        words = [len(line.words) for layout, _, _ in kept for block in layout.blocks for line in block.lines]
+        assert words.count(1) >= len(words) - 2 * len(kept)   # all but the page-break lines: one word each
+    else:
+        assert all(isinstance(page, PageResult) for page in kept)
+    assert passes.finish([]).text == extract_text(data, mode=mode, keep_layouts=True).text

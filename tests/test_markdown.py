@@ -295,11 +295,11 @@ def test_a_running_header_with_the_page_number_first_or_last_is_left_out():
 
 
 def test_a_bug_in_the_structure_of_a_page_costs_only_its_structure(monkeypatch):
-    import glyphline.extract as extract
+    import glyphline.layout.structure as structure   # extract.py loads it when a structured output asks
 
     def broken(layout, headings):
         raise RuntimeError("boom")
-    monkeypatch.setattr(extract, "mark_structure", broken)
+    monkeypatch.setattr(structure, "mark_structure", broken)
     monkeypatch.delenv("GLYPHLINE_DEBUG", raising=False)
     result = extract_text(build([[("B", 16, 72, 720, "Notice")] + paragraph(690)]), mode="markdown")
     assert result.text == f"<!-- page 1 -->\n\nNotice\n\n{BODY} {BODY_END}\n"

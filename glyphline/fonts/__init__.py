@@ -15,7 +15,6 @@ from ..errors import BudgetExceeded
 from ..limits import Limits
 from ._objects import get, is_dict, name, resolve
 from .base import DecodedChar, Font
-from .composite import CompositeFont, load_composite
 from .simple import SimpleFont, load_simple
 from .style import font_style
 
@@ -25,6 +24,14 @@ _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
 _SIMPLE_KINDS = {"Type1": "Type1", "MMType1": "Type1", "TrueType": "TrueType", "Type3": "Type3"}
 # a font dictionary without /Subtype is most often a Type1 font written sloppily
 FALLBACK_KIND = "Type1"
+
+
+def __getattr__(name: str):
+    if name == "CompositeFont":   # public, but loaded with the first Type0 font (see _load_font)
+        from .composite import CompositeFont
+
+        return CompositeFont
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _display_name(font: Any, resource_name: str) -> tuple[str, str]:
@@ -63,6 +70,8 @@ def _load_font(font_obj: Any, resource_name: str, limits: Limits, read_stream: C
             return _fallback(display, base, limits, warnings)
         subtype = name(get(font, "/Subtype"))
         if subtype == "Type0":
+            from .composite import load_composite   # here: CIDs and CMaps are loaded by the first Type0 font
+
             return load_composite(font, display, limits, read_stream, warnings)
         kind = _SIMPLE_KINDS.get(subtype or "")
         if kind is None:

@@ -11,22 +11,21 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..fonts.style import FontStyle, name_style
 from ..glyph import VERTICAL, Glyph
-from ..structure import Tag
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
 from .model import Block, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
-from .tagged import block_tag, order_blocks, tag_words
 
 if TYPE_CHECKING:
+    from ..structure import Tag
     from ..content.links import LinkArea
 
 __all__ = ["analyze_page", "fallback_layout", "needs_document_stats", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
@@ -78,19 +77,30 @@ class DocStats:
 
 def collect_doc_stats(pages: list) -> DocStats:
     """Build DocStats from analysed pages (PageLayout) or raw glyph lists (list[Glyph])."""
+    return doc_stats_from(stats_evidence(page if isinstance(page, PageLayout) else analyze_page(list(page), 0.0, 0.0, 0))
+                          for page in pages)
+
+
+def stats_evidence(layout: PageLayout) -> tuple[dict[int, list[float]], dict[float, int]]:
+    """All DocStats reads of a page, small enough to keep for every page of a long document:
+    its line pitches by size bucket, and its characters by font size (in the order met)."""
+    size_weight: dict[float, int] = {}
+    for block in layout.blocks:
+        for line in block.lines:
+            for w in line.words:
+                size_weight[round(w.size, 1)] = size_weight.get(round(w.size, 1), 0) + len(w.text)
+    return layout.line_pitches, size_weight
+
+
+def doc_stats_from(evidence: Iterable[tuple[dict[int, list[float]], dict[float, int]]]) -> DocStats:
+    """DocStats from the pages' stats_evidence, in document order (ties go to the size met first)."""
     steps: dict[int, list[float]] = {}
     size_weight: dict[float, int] = {}
-    for page in pages:
-        if isinstance(page, PageLayout):
-            layout = page
-        else:
-            layout = analyze_page(list(page), 0.0, 0.0, 0)
-        for key, values in layout.line_pitches.items():
+    for pitches, weights in evidence:
+        for key, values in pitches.items():
             steps.setdefault(key, []).extend(values)
-        for block in layout.blocks:
-            for line in block.lines:
-                for w in line.words:
-                    size_weight[round(w.size, 1)] = size_weight.get(round(w.size, 1), 0) + len(w.text)
+        for size, chars in weights.items():
+            size_weight[size] = size_weight.get(size, 0) + chars
     body = max(size_weight, key=size_weight.get) if size_weight else 0.0
     return DocStats({k: line_pitch(v) for k, v in steps.items() if v}, body)
 
@@ -160,6 +170,8 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
         footers.insert(0, body.pop())
     layout.blocks = body + sidebars + rotated + footers
     if tags:
+        from .tagged import order_blocks   # here, as in _blocks: only a tagged PDF's pages need it
+
         layout.blocks, by_tags = order_blocks(layout.blocks, order)
         layout.order = "tags" if by_tags else "geometry"
     if font_styles is not None:   # asked for (Markdown, kept layouts): plain text never reads the styles
@@ -279,6 +291,8 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int
             paras = paras[1:]
         paragraphs.extend((para, flow) for para in paras)
         after_row = flow.table_row
+    if tags:
+        from .tagged import block_tag   # tagged PDFs only
     blocks: list[Block] = []
     rows_of: dict[int, tuple[tuple, list[Block]]] = {}   # table → (its gutters, its rows)
     for para, flow in paragraphs:
@@ -348,7 +362,11 @@ def _continues(before: list[TextLine], after: list[TextLine], flow: list[TextLin
 
 
 def _model_line(t: TextLine, tags: Mapping[int, Tag] | None = None) -> Line:
-    words = tag_words(t.words, t.glyphs, tags) if tags else t.words
+    if tags:
+        from .tagged import tag_words   # tagged PDFs only
+        words = tag_words(t.words, t.glyphs, tags)
+    else:
+        words = t.words
     first = t.glyphs[0]
     return Line(
         words=words,

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
-from .model import Block, PageLayout
+from .model import Block, Line, PageLayout, Word
 
 
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
@@ -52,6 +52,23 @@ def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) 
         out[i + 1] = _with_line(following, first, 0,
                                 replace(head_line, words=head_line.words[1:]) if len(head_line.words) > 1 else None)
     return out
+
+
+def reflow_text_only(layout: PageLayout) -> PageLayout:
+    """The layout cut down to what join_across_pages and the reflow renderer read, so a long
+    document keeps little of each page until its vocabulary is complete: the blocks' roles and
+    lines; each line's text and space_after; the words of the two lines a page break may join
+    (the last line of the last body block, the first of the first body block). Every other line
+    keeps its text as one word (Line.text is unchanged); boxes, cells and pitches are dropped."""
+    first, last = _first_body(layout), _last_body(layout)
+    blocks = []
+    for index, block in enumerate(layout.blocks):
+        lines = [line if (index == first and number == 0) or (index == last and number == len(block.lines) - 1)
+                 else Line([Word(line.text, 0.0, 0.0, 0.0, 0.0, 0.0, "")], 0.0, 0.0, 0.0, 0.0,
+                           space_after=line.space_after)
+                 for number, line in enumerate(block.lines)]
+        blocks.append(Block(lines, 0.0, 0.0, 0.0, 0.0, role=block.role))
+    return replace(layout, blocks=blocks, line_pitches={}, figures=[])
 
 
 def _with_line(layout: PageLayout, block_index: int, line_index: int, line) -> PageLayout:

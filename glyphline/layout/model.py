@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..structure import Tag
+if TYPE_CHECKING:   # a tagged PDF's structure is read only when the document has one
+    from ..structure import Tag
 
 
 class Word(NamedTuple):

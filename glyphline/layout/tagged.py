@@ -17,10 +17,13 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Mapping
 from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING
 
 from ..glyph import Glyph
-from ..structure import Tag
 from .model import Block, Word
+
+if TYPE_CHECKING:
+    from ..structure import Tag
 
 ORDERS = ("auto", "geometry", "tags")
 _MCID = itemgetter(Glyph._fields.index("mcid"))   # Glyph.mcid, read by index: once per glyph of a tagged page

@@ -17,7 +17,6 @@ import re
 from itertools import compress
 
 from ..glyph import Glyph
-from .bidi import logical_words
 from .lines import box_descent, box_height, text_unit
 from .model import WORD_DEFAULTS, Word, new_word
 from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_SIGNS, SOFT_HYPHEN, is_hangul,
@@ -241,6 +240,8 @@ def words_at_breaks(glyphs: list[Glyph], breaks: list[bool], line_text: str,
     """The words of a line cut at its word breaks, in logical reading order (build_words)."""
     if any(g.text[0] >= FIRST_RTL and is_rtl(g.text[0]) for g in glyphs):
         # right-to-left text is painted in visual order: UAX #9 gives the reading order
+        from .bidi import logical_words   # here: the bidi tables are loaded by the first right-to-left line
+
         starts_word = [False] + breaks
         words = [_word([glyphs[i] for i in indices], text)
                  for indices, text in logical_words([g.text for g in glyphs], starts_word, base_rtl)]
