@@ -8,15 +8,17 @@
 //   CMAPS   CJK font data: cached when a font needs one, and all of them in the background once
 //           the page says the converter is ready ("cache-all"), so every file works offline
 //   OCR     tesseract.js, its core and language data: cached when a user first asks for OCR
+//   RENDERER pdf.js (static/pdfrender.mjs): cached when a page is first rendered
 const VERSION = "@VERSION@";
 const SHELL = /*@SHELL@*/[];
 const LATER = /*@LATER@*/[];
 const CMAPS = /*@CMAPS@*/[];
 const OCR = /*@OCR@*/[];
+const RENDERER = /*@RENDERER@*/[];
 const CACHE_ALL_PARALLEL = 4;
 const SNAPSHOT_CACHE = "glyphline-snapshot"; // worker/worker.mjs: the snapshot taken on this machine
 
-const known = new Set([...SHELL, ...LATER, ...CMAPS, ...OCR].map((path) => new URL(path, self.location.href).href));
+const known = new Set([...SHELL, ...LATER, ...CMAPS, ...OCR, ...RENDERER].map((path) => new URL(path, self.location.href).href));
 const storing = new Map(); // url → settles when its fetch-and-store is over, so no file is fetched twice
 
 self.addEventListener("install", (event) => {

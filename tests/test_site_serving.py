@@ -130,6 +130,8 @@ def dist(tmp_path, monkeypatch):
     (root / "sw.js").write_bytes(b"// service worker\n" * 100)
     (root / build_site.OCR_DIR).mkdir(parents=True)
     (root / build_site.OCR_DIR / "worker.min.js").write_bytes(b"// on demand only\n" * 100)
+    (root / build_site.RENDERER_DIR).mkdir(parents=True)
+    (root / build_site.RENDERER_DIR / "pdf.min.mjs").write_bytes(b"// on first use only\n" * 10)  # below COMPRESS_MIN_BYTES
     return root
 
 

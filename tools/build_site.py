@@ -50,7 +50,7 @@ SAMPLE_PDF = ROOT / "tests" / "data" / "sample.pdf"
 # no other origin, and the worker passes packageBaseUrl, so the literal is replaced by "./"
 PYODIDE_CDN_LITERAL = re.compile(r"https://cdn\.jsdelivr\.net/pyodide/v\$\{\w+\}/full/")
 COMMENT_WITH_URL = re.compile(r"^[ \t]*//.*https?://.*\n", re.MULTILINE)
-SW_LIST_PLACEHOLDERS = ("SHELL", "LATER", "CMAPS", "OCR")  # sw.js: /*@NAME@*/[] becomes the list
+SW_LIST_PLACEHOLDERS = ("SHELL", "LATER", "CMAPS", "OCR", "RENDERER")  # sw.js: /*@NAME@*/[] becomes the list
 # OCR (tesseract.js, pinned in package.json): self-hosted, fetched only when a user asks to recognise
 # a scan, then cached by the service worker (never at install: 7 MB the first visit does not need).
 # Only the LSTM cores (OEM 1) and the integer "best" models; the worker picks the core the browser runs.
@@ -67,6 +67,23 @@ OCR_FILES = {
 # tesseract.js's defaults point at jsDelivr; the site passes every path, and the literal becomes
 # a same-origin one, so even a forgotten option never leaves the origin
 TESSERACT_CDN_LITERAL = "https://cdn.jsdelivr.net/npm/"
+# The page renderer (static/pdfrender.mjs: OCR of pages whose images tesseract.js cannot read, the
+# layout inspector's underlay): pdf.js from the pinned pdfjs-dist, fetched on first use and then
+# cached by the service worker, like OCR. Its CMaps are the site's cmaps/ (the same files). Not
+# vendored: the no-wasm fallbacks (the site needs wasm anyway) and QuickJS (PDF scripts stay off).
+RENDERER_DIR = "vendor/pdfjs/"
+RENDERER_FILES = {
+    "pdf.min.mjs": "pdfjs-dist/build/pdf.min.mjs",
+    "pdf.worker.min.mjs": "pdfjs-dist/build/pdf.worker.min.mjs",
+    "LICENSE": "pdfjs-dist/LICENSE",
+    "wasm/jbig2.wasm": "pdfjs-dist/wasm/jbig2.wasm",
+    "wasm/openjpeg.wasm": "pdfjs-dist/wasm/openjpeg.wasm",
+    "wasm/qcms_bg.wasm": "pdfjs-dist/wasm/qcms_bg.wasm",
+    **{f"wasm/{name}": f"pdfjs-dist/wasm/{name}" for name in (
+        "LICENSE_JBIG2", "LICENSE_OPENJPEG", "LICENSE_QCMS", "LICENSE_PDFJS_JBIG2", "LICENSE_PDFJS_OPENJPEG",
+        "LICENSE_PDFJS_QCMS")},
+}
+RENDERER_DATA_DIRS = ("standard_fonts", "iccs")  # copied whole from pdfjs-dist
 SW_VERSION_PLACEHOLDER = "@VERSION@"
 BUILD_MODULE = "worker/build.mjs"  # generated: what the worker loads (wheels, sizes, snapshot)
 ENGINE_MODULE = "static/engine.mjs"  # generated: the engine's modes, option defaults, error kinds and extensions
@@ -179,6 +196,24 @@ def vendor_tesseract(dist: Path) -> None:
             destination.write_text(text.replace(TESSERACT_CDN_LITERAL, "./"), encoding="utf-8")
 
 
+def vendor_pdfjs(dist: Path) -> None:
+    """pdf.js for static/pdfrender.mjs; its CMap URL is the site's cmaps/, which must hold pdf.js's
+    very files (both come from pdfjs-dist: `make cmaps`)."""
+    package = NODE_MODULES / "pdfjs-dist"
+    for target, source in RENDERER_FILES.items():
+        destination = dist / RENDERER_DIR / target
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(NODE_MODULES / source, destination)
+    for name in RENDERER_DATA_DIRS:
+        copy_tree(package / name, dist / RENDERER_DIR / name)
+    site_cmaps = dist / "cmaps"
+    if site_cmaps.is_dir():
+        stale = [p.name for p in sorted((package / "cmaps").glob("*.bcmap"))
+                 if not (site_cmaps / p.name).is_file() or (site_cmaps / p.name).read_bytes() != p.read_bytes()]
+        if stale:
+            raise SystemExit(f"cmaps/ differs from pdfjs-dist's ({len(stale)} files, e.g. {stale[0]}): run `make cmaps`")
+
+
 def copy_tree(source: Path, target: Path) -> None:
     for path in sorted(source.rglob("*")):
         relative = path.relative_to(source)
@@ -251,10 +286,10 @@ def write_engine_module(dist: Path, python: str) -> None:
 
 def write_service_worker(dist: Path, later: set[str]) -> str:
     """sw.js with every file of dist/ in one of its lists (SHELL cached at install, LATER when the
-    worker first fetches it, CMAPS on demand and in the background, OCR when OCR first fetches
-    it) and a version
+    worker first fetches it, CMAPS on demand and in the background, OCR and RENDERER when first
+    used) and a version
     hashed from all their contents."""
-    lists: dict[str, list[str]] = {"SHELL": ["./"], "LATER": [], "CMAPS": [], "OCR": []}
+    lists: dict[str, list[str]] = {"SHELL": ["./"], "LATER": [], "CMAPS": [], "OCR": [], "RENDERER": []}
     digest = hashlib.sha256()
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         relative = path.relative_to(dist).as_posix()
@@ -265,6 +300,8 @@ def write_service_worker(dist: Path, later: set[str]) -> str:
             lists["CMAPS"].append(f"./{relative}")
         elif relative.startswith(OCR_DIR):
             lists["OCR"].append(f"./{relative}")
+        elif relative.startswith(RENDERER_DIR):
+            lists["RENDERER"].append(f"./{relative}")
         elif relative in later:
             lists["LATER"].append(f"./{relative}")
         else:
@@ -341,11 +378,11 @@ def first_visit_files(dist: Path) -> tuple[list[str], list[str]]:
     """What a first visit downloads: (the page, the service worker's install list and every
     start-up file; the CMaps, which the service worker fetches in the background once ready).
     The wheels count either way: after a shipped snapshot they are fetched in the background.
-    OCR's files are not part of it: fetched only when a user asks for OCR."""
+    OCR's and the page renderer's files are not part of it: fetched only when used."""
     files, background = ["sw.js"], []
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         relative = path.relative_to(dist).as_posix()
-        if relative == "sw.js" or is_compressed_sibling(path) or relative.startswith(OCR_DIR):
+        if relative == "sw.js" or is_compressed_sibling(path) or relative.startswith((OCR_DIR, RENDERER_DIR)):
             continue
         (background if relative.startswith(ON_DEMAND_PREFIXES) else files).append(relative)
     return files, background
@@ -421,6 +458,7 @@ def build(dist: Path, python: str, with_snapshot: bool = True, ship_snapshot: bo
     remove_pyodide_cdn(dist / "pyodide" / "pyodide.mjs")
     wrap_aes_js(dist / "vendor" / "aes-js.mjs")
     vendor_tesseract(dist)
+    vendor_pdfjs(dist)
     copy_client_zip(dist / "vendor" / "client-zip.mjs")
     write_icons(dist)
     (dist / "wheels").mkdir()
