@@ -131,8 +131,8 @@ export class Inspector {
       [this.zoomOut, this.zoomFit, this.zoomIn, this.zoomLevel]);
     this.summary = element("p", { class: "inspector-summary", id: `${id}-summary`, role: "status" });
     this.svg = shape("svg", { class: "inspector-svg", role: "img", "aria-labelledby": `${id}-title`, "aria-describedby": `${id}-summary` });
-    // focusable so the keyboard scrolls a zoomed page
-    this.stage = element("div", { class: "inspector-stage", tabindex: "0", role: "region", "aria-labelledby": `${id}-title` }, [this.svg]);
+    // focusable so the keyboard scrolls a zoomed page (a group: the section around it is the landmark)
+    this.stage = element("div", { class: "inspector-stage", tabindex: "0", role: "group", "aria-labelledby": `${id}-title` }, [this.svg]);
     this.element = element("section", { class: "inspector", "aria-labelledby": `${id}-title` }, [
       element("link", { rel: "stylesheet", href: new URL("./inspector.css", import.meta.url).href }),
       element("div", { class: "inspector-head" }, [this.heading, this.closeButton]),
@@ -244,7 +244,9 @@ export class Inspector {
         const { renderPage } = await import("./pdfrender.mjs");
         const bytes = await this.pdfBytes();
         const { canvas } = await renderPage(bytes, number, { dpi: RENDER_DPI });
-        const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+        // an OffscreenCanvas (in pdfrender's worker-friendly path) or a <canvas>
+        const blob = canvas.convertToBlob ? await canvas.convertToBlob({ type: "image/png" })
+          : await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
         if (blob) url = URL.createObjectURL(blob);
       } catch {
         url = null; // no renderer in this build, or the page could not be rendered

@@ -90,3 +90,20 @@ def test_a_page_laid_out_again_lists_its_duplicates_once():
            fonts={"F1": font})
     pages = json.loads(extract_text(b.build(), mode="json", inspect=True).text)["pages"]
     assert _dropped(pages[1], "duplicate") == "Title"
+
+
+def test_the_fast_and_the_reference_line_paths_list_the_same_duplicates(monkeypatch):
+    from glyphline.layout import _upright
+
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(_fake_bold(b"Heavy words", 72, 700) + _line(b"plain text after it", 72, 680)
+           + _fake_bold(b"again", 200, 680), fonts={"F1": font})
+    data = b.build()
+    listed = []
+    for fast in (True, False):
+        monkeypatch.setattr(_upright, "FAST_PATHS", fast)
+        page = json.loads(extract_text(data, mode="json", inspect=True).text)["pages"][0]
+        listed.append(sorted((item["text"], tuple(item["bbox"])) for item in page["dropped"]))
+    assert listed[0] == listed[1]
+    assert "".join(text for text, _ in listed[0]).replace(" ", "") == "".join(sorted("Heavywordsagain"))

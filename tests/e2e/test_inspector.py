@@ -98,6 +98,7 @@ def test_layers_toggle_zoom_fits_and_the_page_follows_the_view(app_page, layout_
     assert card.get_by_role("button", name="Fit width").get_attribute("aria-pressed") == "false"
     card.get_by_role("button", name="Fit width").click()
     assert abs(svg.bounding_box()["width"] - fit) < 2
+    card.get_by_role("button", name="Next page").click()   # from all pages to page 1, then page 2
     card.get_by_role("button", name="Next page").click()
     card.locator('.inspector[data-state="ready"] svg[data-page="2"]').wait_for(timeout=60_000)
     assert card.locator(".inspector h3").text_content() == "Layout of page 2"
