@@ -16,9 +16,9 @@ const PX_PER_PT = 96 / 72; // 100 % shows the page at its printed size
 // a glyph placed absurdly far off the page stays drawn, pinned this many page sizes outside it
 const OFF_PAGE_REACH = 0.5;
 // a reading-order badge is this many of the page's median word sizes across, within these points
-const BADGE_EM = 0.9;
-const BADGE_MIN_PT = 5;
-const BADGE_MAX_PT = 14;
+const BADGE_EM = 1.3;
+const BADGE_MIN_PT = 6;
+const BADGE_MAX_PT = 18;
 export const LAYERS = ["underlay", "words", "blocks", "order", "columns", "dropped"];
 const DROP_REASONS = ["outside_crop", "duplicate", "hidden_layer"];
 
@@ -189,6 +189,7 @@ export class Inspector {
     this.viewBox = [x0 - margin, y0 - margin, x1 - x0 + 2 * margin, y1 - y0 + 2 * margin];
     this.svg.setAttribute("viewBox", this.viewBox.join(" "));
     this.svg.dataset.page = String(page.number);
+    delete this.svg.dataset.underlay; // until this page's image is drawn
 
     const layer = (name) => shape("g", { class: `layer-${name}`, "data-layer": name });
     const paper = rect([0, 0, width, height], { class: "paper" });
@@ -257,12 +258,15 @@ export class Inspector {
     this.layers.underlay.replaceChildren(shape("image", { href: url, x: 0, y: 0, width: page.width, height: page.height, preserveAspectRatio: "none" }));
     this.svg.dataset.underlay = "rendered";
     this.toggles.get("underlay").row.hidden = false;
+    this.setLayer("underlay", this.visible.has("underlay"));
   }
 
   setLayer(name, shown) {
     if (shown) this.visible.add(name); else this.visible.delete(name);
     this.toggles.get(name).box.checked = shown;
     if (this.layers && this.layers[name]) this.layers[name].toggleAttribute("hidden", !shown);
+    // the rendered page is white paper, also in the dark theme: the boxes then take the light colours
+    if (name === "underlay") this.svg.dataset.paper = shown && this.svg.dataset.underlay === "rendered" ? "white" : "theme";
   }
 
   /** CSS pixels per point now: the chosen zoom, or the one that fits the stage's width. */

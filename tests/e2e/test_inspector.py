@@ -137,6 +137,8 @@ def test_the_rendered_page_lies_underneath(app_page, layout_pdf, site_dir):
     card = _open(app_page, layout_pdf)
     card.locator('svg[data-underlay="rendered"] .layer-underlay image').wait_for(timeout=60_000)
     assert card.get_by_label("Page image").is_checked()
+    card.get_by_label("Page image").uncheck()
+    assert card.locator("svg .layer-underlay").get_attribute("hidden") is not None
 
 
 def test_works_offline_after_its_first_use(playwright_driver, chromium_path, site_dir, layout_pdf, tmp_path):
