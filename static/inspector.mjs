@@ -226,11 +226,12 @@ export class Inspector {
       columns: figures.columns.length, dropped: figures.dropped.length + figures.omitted };
     for (const [name, { count }] of this.toggles) count.textContent = counts[name] == null ? "" : ` (${this.format(counts[name])})`;
     this.toggles.get("underlay").row.hidden = true; // until a rendered page arrives
-    const reasonText = DROP_REASONS.filter((reason) => reasons[reason])
+    if (figures.omitted) reasons.omitted = figures.omitted;
+    const reasonText = [...DROP_REASONS, "omitted"].filter((reason) => reasons[reason])
       .map((reason) => t(`inspector.reasonCount.${reason}`, { count: this.format(reasons[reason]) })).join(", ");
     this.summary.textContent = [
       t("inspector.summary", { words: this.format(counts.words), blocks: this.format(counts.blocks), columns: this.format(counts.columns) }),
-      counts.dropped ? t("inspector.summaryDropped", { count: this.format(counts.dropped), reasons: reasonText }) : t("inspector.summaryNoneDropped"),
+      counts.dropped ? t("inspector.summaryDropped", { reasons: reasonText }) : t("inspector.summaryNoneDropped"),
     ].join(" ");
     for (const name of LAYERS) this.setLayer(name, this.visible.has(name));
     this.applyZoom();

@@ -79,7 +79,7 @@ def test_the_boxes_are_the_json_words_blocks_and_left_out_glyphs(app_page, layou
     assert ["dropped reason-duplicate", "drawn twice (fake bold): O"] in reasons
     assert ["dropped reason-hidden_layer", "in a hidden layer: S"] in reasons
     summary = inspector.locator(".inspector-summary").inner_text()
-    assert summary.startswith(f"{len(words)} words in {len(expected['blocks'])} blocks")
+    assert summary.startswith(f"Words: {len(words)} · blocks: {len(expected['blocks'])}, read in the numbered order")
     assert "7 outside the visible area" in summary and "6 in hidden layers" in summary
 
 
