@@ -809,6 +809,7 @@ class GlyphlineConverter extends HTMLElement {
         t: this.t, language: this.language,
         extract: (options) => extractText(job.file, { ...engineOptions, pages: null, password: job.password, ocr: job.ocr || undefined, ...options }),
         pdfBytes: () => job.file.arrayBuffer(),
+        password: () => job.password,
       });
       job.inspector.closeButton.addEventListener("click", () => this.closeInspector(job, true));
     }

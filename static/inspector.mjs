@@ -78,11 +78,12 @@ function clampBox(box, width, height) {
 }
 
 export class Inspector {
-  constructor({ t, language, extract, pdfBytes }) {
+  constructor({ t, language, extract, pdfBytes, password = () => "" }) {
     this.t = t;
     this.language = language;
     this.extract = extract; // (engine options) => Promise of extractText's result
     this.pdfBytes = pdfBytes; // () => Promise<ArrayBuffer> for the renderer
+    this.password = password; // () => the file's password (an encrypted file renders with it)
     this.pages = new Map(); // page number → its JSON page object
     this.underlays = new Map(); // page number → blob URL of its rendered image, or null
     this.visible = new Set(LAYERS);
@@ -245,7 +246,7 @@ export class Inspector {
       try {
         const { renderPage } = await import("./pdfrender.mjs");
         const bytes = await this.pdfBytes();
-        const { canvas } = await renderPage(bytes, number, { dpi: RENDER_DPI });
+        const { canvas } = await renderPage(bytes, number, { dpi: RENDER_DPI, password: this.password() || undefined });
         // an OffscreenCanvas (in pdfrender's worker-friendly path) or a <canvas>
         const blob = canvas.convertToBlob ? await canvas.convertToBlob({ type: "image/png" })
           : await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
