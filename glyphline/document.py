@@ -21,7 +21,7 @@ from .content.sources import PageInput
 from .content.sources import sources as glyph_sources
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
 from .fonts.style import FontStyle
-from .glyph import Glyph
+from .glyph import DropLog, Glyph
 from .limits import DocumentBudget, Limits, PageBudget, PageBudgetExceeded
 from .notices import warning
 from .pdfobjects import resolve
@@ -224,6 +224,7 @@ class Page:
         self._image_coverage = 0.0
         self._unmapped_glyphs = 0
         self._hidden_glyphs = 0
+        self._dropped: DropLog | None = None
         self._font_styles: dict[str, FontStyle] = {}
         self._links: list[LinkArea] | None = None
         self._ocr = None
@@ -253,6 +254,13 @@ class Page:
         """Glyphs left out because they are in an optional content layer hidden at opening."""
         self.glyphs
         return self._hidden_glyphs
+
+    @property
+    def dropped(self) -> DropLog | None:
+        """The glyphs the interpreter left out and why (outside the visible box, hidden layers), when
+        the document was opened with inspect=True; else None."""
+        self.glyphs
+        return self._dropped
 
     @property
     def font_styles(self) -> dict[str, FontStyle]:
@@ -306,13 +314,14 @@ class Document:
     """An opened PDF. Pages are created and interpreted lazily."""
 
     def __init__(self, reader, records: list[_PageRecord], limits: Limits, keep_outside: bool, warnings: list[str],
-                 annotations: bool = True, ocr=None):
+                 annotations: bool = True, ocr=None, inspect: bool = False):
         from .fonts import FontCache
 
         self._reader = reader
         self._records = records
         self.limits = limits
         self.keep_outside = keep_outside
+        self.inspect = inspect   # each page lists the glyphs it leaves out (Page.dropped), for the layout inspector
         self.sources = glyph_sources(annotations=annotations, ocr=ocr is not None)   # annotations unless turned off
         self.ocr = ocr   # the injected OCR engine (glyphline.content.ocr.OcrEngine) for pages without a text layer
         self._acroform: tuple | None = None  # (the catalog's /AcroForm,) once a page has drawn annotations
@@ -433,6 +442,7 @@ class Document:
             limits=self.limits, budget=PageBudget(self.limits), load_font=load_font,
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings, optional_content=self._optional_content(),
+            dropped=DropLog(self.limits.dropped_glyphs_listed) if self.inspect else None,
         )
         with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
             source_input = PageInput(
@@ -461,6 +471,7 @@ class Document:
         page._image_coverage = min(1.0, env.image_area / max(1.0, page.width * page.height))
         page._unmapped_glyphs = env.undecodable
         page._hidden_glyphs = env.hidden_glyphs
+        page._dropped = env.dropped
         if env.hidden_glyphs:
             warnings.append(warning("hidden-layers", count=env.hidden_glyphs, page=page.number))
         page._ocr = env.ocr
@@ -529,10 +540,11 @@ def _looks_like_pdf(data: bytes) -> bool:
 
 
 def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False,
-         annotations: bool = True, ocr=None) -> Document:
+         annotations: bool = True, ocr=None, inspect: bool = False) -> Document:
     """Opens PDF bytes. Raises NotAPDF, PasswordRequired, DamagedPDF or BudgetExceeded.
     `annotations=False` leaves out the text of annotations (filled form fields, FreeText, stamps);
-    `ocr` (a glyphline.content.ocr.OcrEngine) recognises the pages that have no text layer."""
+    `ocr` (a glyphline.content.ocr.OcrEngine) recognises the pages that have no text layer;
+    `inspect=True`: each page lists the glyphs it leaves out (Page.dropped)."""
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     if not isinstance(data, bytes):
@@ -584,7 +596,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
         xfa = _xfa_warning(root)
         if xfa:
             warnings.append(xfa)
-    return Document(reader, records, limits, keep_outside, warnings, annotations, ocr)
+    return Document(reader, records, limits, keep_outside, warnings, annotations, ocr, inspect)
 
 
 def _xfa_warning(root) -> str | None:

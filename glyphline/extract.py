@@ -150,8 +150,8 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
     (raises OcrUnavailable when it or the language is missing), or by `ocr_engine` when one is
     given (the browser's)."""
     options = _options(options, option_values)
-    # OCR engines and kept layouts stay in this process: page-parallel runs only plain extraction
-    if jobs > 1 and not keep_layouts and not options.ocr and ocr_engine is None:
+    # OCR engines, kept layouts and inspection stay in this process: page-parallel runs only plain extraction
+    if jobs > 1 and not keep_layouts and not options.ocr and ocr_engine is None and not options.inspect:
         from .parallel import extract_text_parallel  # processes: never imported in the browser
 
         return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel)
@@ -159,7 +159,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
     engine = _ocr_engine(options, ocr_engine, data)
     with fewer_collections():
         document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
-                                 ocr=engine)
+                                 ocr=engine, inspect=options.inspect)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
         passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
         for done, number in enumerate(numbers, 1):
@@ -266,7 +266,7 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     options = _options(options, option_values)
     render = renderer(options.mode)
     document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
-                             ocr=_ocr_engine(options, ocr_engine, data))
+                             ocr=_ocr_engine(options, ocr_engine, data), inspect=options.inspect)
     numbers, _ = select_pages(options.pages, document.page_count)
     vocabulary = Vocabulary() if _dehyphenating(options) else None
     seen: list[PageLayout] = []
@@ -405,9 +405,12 @@ def _analyse_page(document: Document, number: int, doc_stats=None, order: str = 
         facts.update(font_styles=page.font_styles, links=page.links)
     structure = document.structure if order != "geometry" else None
     tags = structure.page(number - 1) if structure is not None else None
+    # a page laid out again (with document statistics) starts from the interpreter's list, not the last layout's
+    dropped = page.dropped.copy() if page.dropped is not None else None
     failure = []
     try:
-        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, order=order)
+        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, order=order,
+                              dropped=dropped)
         if structure is not None:
             layout.figures = list(structure.figures.get(number - 1, ()))
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
@@ -415,6 +418,7 @@ def _analyse_page(document: Document, number: int, doc_stats=None, order: str = 
             raise
         layout = fallback_layout(glyphs, page.width, page.height, number, image_coverage=page.image_coverage,
                                  unmapped_glyphs=page.unmapped_glyphs)
+        layout.dropped = page.dropped
         failure.append(warning("layout-failed", page=number, reason=short_error(exc)))
     if page.ocr is not None:
         from .content.ocr import attach_confidence

@@ -7,6 +7,7 @@ direction (1, 0); text rotated 90° counter-clockwise on the page has direction 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 # flag bits
@@ -63,3 +64,55 @@ class Glyph(NamedTuple):
     @property
     def from_ocr(self) -> bool:
         return bool(self.flags & OCR)
+
+
+# Why a glyph drawn on the page is not in the text (the layout inspector shows them).
+OUTSIDE_CROP = "outside_crop"   # its box centre lies outside the visible box (CropBox ∩ MediaBox)
+DUPLICATE = "duplicate"         # a fake-bold or shadow copy of the glyph before it (layout.cleanup)
+HIDDEN_LAYER = "hidden_layer"   # in an optional content layer hidden when the document opens
+
+
+class DroppedGlyph(NamedTuple):
+    glyph: Glyph
+    reason: str          # OUTSIDE_CROP | DUPLICATE | HIDDEN_LAYER
+
+
+class DropLog:
+    """The glyphs a page leaves out of its text, and why: kept only when asked (the layout
+    inspector), at most `limit` of them; `omitted` counts the ones past it."""
+
+    __slots__ = ("glyphs", "limit", "omitted")
+
+    def __init__(self, limit: int):
+        self.glyphs: list[DroppedGlyph] = []
+        self.limit = limit
+        self.omitted = 0
+
+    def add(self, glyphs: Iterable[Glyph], reason: str) -> None:
+        items = list(glyphs)
+        room = max(0, self.limit - len(self.glyphs))
+        self.glyphs.extend(DroppedGlyph(g, reason) for g in items[:room])
+        self.omitted += max(0, len(items) - room)
+
+    def copy(self) -> "DropLog":
+        """A log to go on from (a page laid out again must not list its duplicates twice)."""
+        other = DropLog(self.limit)
+        other.glyphs = list(self.glyphs)
+        other.omitted = self.omitted
+        return other
+
+
+def glyph_box(g: Glyph) -> tuple[float, float, float, float]:
+    """The axis-aligned box (x0, y0, x1, y1) of a glyph in viewer space: from its origin along
+    its advance, from its descent below the baseline to its height above it."""
+    height = g.height if g.height > 0.0 else g.size
+    descent = g.descent if 0.0 <= g.descent <= height else FALLBACK_DESCENT_SHARE * height
+    up_x, up_y = g.dy, -g.dx     # y grows down: "up" from the baseline is the direction turned left
+    end_x, end_y = g.end_x, g.end_y
+    if end_x == g.x and end_y == g.y:   # no advance: a point; give it half an em along the line
+        end_x, end_y = g.x + 0.5 * g.size * g.dx, g.y + 0.5 * g.size * g.dy
+    xs, ys = [], []
+    for px, py in ((g.x, g.y), (end_x, end_y)):
+        xs += [px + up_x * (height - descent), px - up_x * descent]
+        ys += [py + up_y * (height - descent), py - up_y * descent]
+    return min(xs), min(ys), max(xs), max(ys)

@@ -22,6 +22,7 @@ class Limits:
     seconds_per_page: float = 30.0      # wall-clock time to interpret one page
     tounicode_entries: int = 200_000    # entries read from one CMap
     annotations_per_page: int = 10_000  # /Annots entries read on one page (a dense form has a few hundred)
+    dropped_glyphs_listed: int = 2_000  # left-out glyphs a page lists for the inspector; the rest are counted
 
 
 class PageBudgetExceeded(Exception):

@@ -45,6 +45,7 @@ class ExtractOptions:
     annotations: bool = True        # include what annotations draw (filled form fields, FreeText, stamps)
     order: str = "auto"             # reading order: "auto" | "geometry" | "tags" (the structure tree of a tagged PDF)
     ocr: str = ""                   # OCR languages for pages without a text layer ("eng", "eng+deu"); "" = no OCR
+    inspect: bool = False           # json: each page also lists its columns and the glyphs left out (the layout inspector)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", parse_mode(self.mode))

@@ -488,6 +488,9 @@ class GlyphlineConverter extends HTMLElement {
     view.copy = element("button", { type: "button", class: "button copy", text: t("copyAll") });
     view.copyPage = element("button", { type: "button", class: "button copy-page", hidden: true, text: t("copyPage", { number: 1 }) });
     view.copyStatus = element("span", { class: "copy-status", role: "status" });
+    // the layout inspector (./inspector.mjs, loaded when first opened) shows the current page's boxes
+    view.inspect = element("button", { type: "button", class: "button inspect", text: t("inspector.open"), "aria-expanded": "false" });
+    view.inspectorSlot = element("div", { class: "inspector-slot", hidden: true });
     // the page view: previous/next, a page number, a list of the pages ("All pages" first)
     view.previous = element("button", { type: "button", class: "button previous", text: t("previousPage") });
     view.next = element("button", { type: "button", class: "button next", text: t("nextPage") });
@@ -511,7 +514,8 @@ class GlyphlineConverter extends HTMLElement {
     view.preview = element("div", { class: "preview", role: "region", tabindex: "0", "aria-label": t("preview", { name: file.name }) });
     view.result = element("div", { class: "result", hidden: true }, [
       view.counts, element("div", { class: "actions" }, [view.download, view.copy, view.copyPage, view.copyStatus]),
-      view.warningsBox, element("div", { class: "toolbar" }, [view.pager, view.searchBox]), view.previewNote, view.preview,
+      view.warningsBox, element("div", { class: "toolbar" }, [view.pager, view.searchBox, view.inspect]), view.inspectorSlot,
+      view.previewNote, view.preview,
     ]);
     // tabindex -1: focus comes back here after Cancel hides the button that had it
     view.item = element("li", { class: "job", "data-state": "waiting", id, tabindex: "-1", "aria-labelledby": `${id}-name` }, [
@@ -547,6 +551,7 @@ class GlyphlineConverter extends HTMLElement {
       const page = job.result.pages.find((candidate) => candidate.number === job.page);
       if (page) this.copy(job, displayText(page, job.mode));
     });
+    view.inspect.addEventListener("click", () => (job.inspector && !view.inspectorSlot.hidden ? this.closeInspector(job) : this.openInspector(job)));
     view.previous.addEventListener("click", () => this.stepPage(job, -1));
     view.next.addEventListener("click", () => this.stepPage(job, +1));
     view.pageInput.addEventListener("change", () => {
@@ -739,6 +744,7 @@ class GlyphlineConverter extends HTMLElement {
     const lang = this.language;
     job.result = result;
     job.mode = job.options.mode;
+    this.closeInspector(job, false, true); // it showed the last run's pages
     view.result.hidden = true; // shown again below unless the file has no text to show
     const selected = result.pages.length;
     view.status.textContent = t("done", { seconds: formatNumber(lang, Math.round(result.seconds * 100) / 100) });
@@ -845,6 +851,48 @@ class GlyphlineConverter extends HTMLElement {
     job.page = number;
     job.hit = -1;
     this.refreshPreview(job);
+    if (job.inspector && !job.view.inspectorSlot.hidden) job.inspector.show(this.inspectedPage(job));
+  }
+
+  // ------------------------------------------------------------------ the layout inspector
+
+  /** The page the inspector shows: the one in view, or the first when all pages are. */
+  inspectedPage(job) {
+    return job.page || job.result.pages[0].number;
+  }
+
+  async openInspector(job) {
+    const view = job.view;
+    if (!job.inspector) {
+      const { Inspector } = await import("./inspector.mjs");
+      if (job.inspector || !job.result) return;
+      const { mode, markers, bom, ...engineOptions } = job.options; // the inspector asks for JSON itself
+      job.inspector = new Inspector({
+        t: this.t, language: this.language,
+        extract: (options) => extractText(job.file, { ...engineOptions, pages: null, password: job.password, ocr: job.ocr || undefined, ...options }),
+        pdfBytes: () => job.file.arrayBuffer(),
+        password: () => job.password,
+      });
+      job.inspector.closeButton.addEventListener("click", () => this.closeInspector(job, true));
+    }
+    view.inspectorSlot.replaceChildren(job.inspector.element);
+    view.inspectorSlot.hidden = false;
+    view.inspect.setAttribute("aria-expanded", "true");
+    await job.inspector.show(this.inspectedPage(job));
+  }
+
+  /** Hides the inspector (focus back on its button when asked); `forget` drops what it read. */
+  closeInspector(job, focus = false, forget = false) {
+    const view = job.view;
+    if (!job.inspector) return;
+    view.inspectorSlot.hidden = true;
+    view.inspect.setAttribute("aria-expanded", "false");
+    if (forget) {
+      job.inspector.dispose();
+      job.inspector = null;
+      view.inspectorSlot.replaceChildren();
+    }
+    if (focus) view.inspect.focus();
   }
 
   /** Previous/next: from "all pages", next is the first page and previous the last. */

@@ -50,7 +50,7 @@ def test_describe_gives_javascript_the_modes_defaults_and_error_kinds():
                                        "markdown": ".md"}
     assert described["options"] == {"mode": "reflow", "pages": None, "markers": False, "pageBreaks": True,
                                     "dehyphenate": True, "password": "", "bom": False, "annotations": True,
-                                    "order": "auto", "ocr": ""}
+                                    "order": "auto", "ocr": "", "inspect": False}
     assert {"password", "not-pdf", "damaged", "budget", "bad-options", "failed", "unavailable"} == set(
         described["errorKinds"])
 

@@ -4,7 +4,8 @@ sample, taken in headless Chromium from a built site.
     .venv/bin/python tools/screenshots.py [--dist DIR] [--out docs/screenshots]
 
 Without --dist the site is built first (tools/build_site.py into a temporary folder). Writes
-desktop-light.png, desktop-dark.png, phone-light.png and phone-dark.png.
+desktop-light.png, desktop-dark.png, phone-light.png and phone-dark.png, and the layout inspector's
+inspector-light.png and inspector-dark.png.
 """
 from __future__ import annotations
 
@@ -45,6 +46,13 @@ def take(dist: Path, out: Path) -> list[Path]:
                     path = out / f"{device}-{scheme}.png"
                     page.screenshot(path=str(path), full_page=not phone)
                     written.append(path)
+                    if not phone:   # the layout inspector over the rendered sample page
+                        card = page.locator("li.job").first
+                        card.locator("button.inspect").click()
+                        card.locator('.inspector[data-state="ready"] svg[data-underlay="rendered"]').wait_for(timeout=120_000)
+                        path = out / f"inspector-{scheme}.png"
+                        card.locator(".inspector").screenshot(path=str(path))
+                        written.append(path)
                     context.close()
             browser.close()
     finally:

@@ -20,7 +20,8 @@ from typing import NamedTuple
 
 from ..errors import BudgetExceeded
 from ..fonts.base import Font
-from ..glyph import ACTUAL_TEXT, FALLBACK_DESCENT_SHARE, IN_FORM, INVISIBLE, TEXT_RISE, VERTICAL, Glyph
+from ..glyph import (ACTUAL_TEXT, FALLBACK_DESCENT_SHARE, HIDDEN_LAYER, IN_FORM, INVISIBLE, OUTSIDE_CROP, TEXT_RISE,
+                     VERTICAL, Glyph)
 from ..limits import PageBudgetExceeded
 from ..notices import warning
 from ..pdfobjects import resolve
@@ -956,6 +957,8 @@ class _Interpreter:
         self.setup = None
         if shown_out is not None:
             self.env.hidden_glyphs += len(self.out)
+            if self.env.dropped is not None:
+                self.env.dropped.add(self.out, HIDDEN_LAYER)
             self.out = shown_out
         if span is not None:
             self.span = None
@@ -993,19 +996,24 @@ class _Interpreter:
         new = _new_glyph
         if level:
             if not y0 <= placed[0][2] + centre_y <= y1:
-                return 0
-            if extent is not None:
-                low, high, least_width, greatest_width = extent
-                # the centre test is monotonic in x and in the advance (so is float rounding):
-                # the extremes bound every glyph's centre, and a text inside needs no test per glyph
-                if (x0 <= (low + (low + least_width)) * 0.5 + centre_x
-                        and (high + (high + greatest_width)) * 0.5 + centre_x <= x1):
-                    self.out.extend(map(new, repeat(Glyph), map(add, placed, repeat(shared))))
-                    return len(placed)
-            kept = [new(Glyph, p + shared) for p in placed if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1]
+                kept = []
+            else:
+                if extent is not None:
+                    low, high, least_width, greatest_width = extent
+                    # the centre test is monotonic in x and in the advance (so is float rounding):
+                    # the extremes bound every glyph's centre, and a text inside needs no test per glyph
+                    if (x0 <= (low + (low + least_width)) * 0.5 + centre_x
+                            and (high + (high + greatest_width)) * 0.5 + centre_x <= x1):
+                        self.out.extend(map(new, repeat(Glyph), map(add, placed, repeat(shared))))
+                        return len(placed)
+                kept = [new(Glyph, p + shared) for p in placed if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1]
         else:
             kept = [new(Glyph, p + shared) for p in placed
                     if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1 and y0 <= (p[2] + p[4]) * 0.5 + centre_y <= y1]
+        if len(kept) != len(placed) and self.env.dropped is not None:
+            self.env.dropped.add([new(Glyph, p + shared) for p in placed
+                                  if not (x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1
+                                          and y0 <= (p[2] + p[4]) * 0.5 + centre_y <= y1)], OUTSIDE_CROP)
         self.out.extend(kept)
         return len(kept)
 

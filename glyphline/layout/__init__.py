@@ -16,11 +16,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..fonts.style import FontStyle, name_style
-from ..glyph import VERTICAL, Glyph
+from ..glyph import VERTICAL, DropLog, Glyph
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
-from .model import Block, Line, PageLayout, Word, with_words
+from .model import Block, Column, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
 
@@ -116,15 +116,16 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                  doc_stats: DocStats | None = None, *, image_coverage: float = 0.0,
                  unmapped_glyphs: int = 0, hidden_glyphs: int = 0, tags: Mapping[int, Tag] | None = None,
                  order: str = "geometry", font_styles: dict[str, FontStyle] | None = None,
-                 links: list[LinkArea] | None = None) -> PageLayout:
+                 links: list[LinkArea] | None = None, dropped: DropLog | None = None) -> PageLayout:
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order.
     `image_coverage` (the share of the page painted with images) and `unmapped_glyphs` (glyphs
     the fonts could not decode) are carried for the scan and no-mapping reports. `tags` (MCID →
     Tag, from glyphline.structure) name each block's element; `order` (auto | geometry | tags,
     see layout.tagged) says whether they also order the blocks; the words take bold and italic
-    from `font_styles` (font name → style) and a URI from the `links` over them."""
+    from `font_styles` (font name → style) and a URI from the `links` over them. With `dropped`
+    (the layout inspector) the duplicates left out are added to it and the flows are kept as columns."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
-                        unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs)
+                        unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs, dropped=dropped)
     texts = [g.text for g in glyphs]
     cleaned = clean_glyph_text(glyphs, texts)
     if cleaned is not glyphs:
@@ -134,7 +135,7 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     if not cleaned:
         return layout
     by_direction: dict[int, list[Segment]] = {}
-    for seg in build_segments(cleaned, text):
+    for seg in build_segments(cleaned, text, dropped):
         if _blank(seg):
             continue  # a lone space glyph carries no text, but it would fake a column edge
         by_direction.setdefault(seg.direction, []).append(seg)
@@ -143,6 +144,8 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     main = max(by_direction, key=lambda k: (sum(len(s.glyphs) for s in by_direction[k]), k == HORIZONTAL))
     main_flows = reading_order(by_direction[main], text)
     other_flows = [reading_order(by_direction[k], text) for k in sorted(by_direction) if k != main]
+    if dropped is not None:
+        layout.columns = flow_columns(main_flows) + [c for flows in other_flows for c in flow_columns(flows, "rotated")]
 
     if main == HORIZONTAL:
         _split_flush_footnote_numbers(main_flows)
@@ -179,6 +182,28 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     if links:
         layout.blocks = _link_words(layout.blocks, links)
     return layout
+
+
+def flow_columns(flows: list[Flow], role: str = "") -> list[Column]:
+    """The box of each flow in reading order (a table's rows make one box): the columns the
+    inspector draws. `role` overrides the flows' own (body, sidebar)."""
+    columns: list[Column] = []
+    tables: dict[int, int] = {}   # table number → its column's index
+    for flow in flows:
+        words = [w for line in flow.lines for w in line.words]
+        if not words:
+            continue
+        box = (min(w.x0 for w in words), min(w.y0 for w in words), max(w.x1 for w in words), max(w.y1 for w in words))
+        if flow.table_row and flow.table in tables:
+            at = tables[flow.table]
+            old = columns[at]
+            columns[at] = Column(min(old.x0, box[0]), min(old.y0, box[1]), max(old.x1, box[2]), max(old.y1, box[3]),
+                                 old.role)
+            continue
+        if flow.table_row:
+            tables[flow.table] = len(columns)
+        columns.append(Column(*box, role or ("table" if flow.table_row else flow.role)))
+    return columns
 
 
 def _style_words(blocks: list[Block], font_styles: dict[str, FontStyle]) -> list[Block]:

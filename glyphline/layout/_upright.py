@@ -19,7 +19,7 @@ from itertools import compress
 from operator import eq, ne, sub
 from typing import NamedTuple
 
-from ..glyph import TEXT_RISE, VERTICAL, Glyph
+from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
 from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
@@ -93,7 +93,7 @@ class _RangeRun(_Run):
         self._u1 = value
 
 
-def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
+def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> list[Segment] | None:
     """build_segments for a page of upright horizontal text only (most pages), or None.
 
     The same rules as _stream_runs, _merge_runs, _finish and _segment, applied column-wise:
@@ -175,7 +175,7 @@ def upright_segments(glyphs: list[Glyph]) -> list[Segment] | None:
     segments: list[Segment] = []
     for run in _merge_runs(runs):
         segments.extend(_upright_finish(run.items, glyphs, texts, xs, ys, ends, sizes, metrics,
-                                        repeats, (changes, end_xs, fonts, flags)))
+                                        repeats, (changes, end_xs, fonts, flags), dropped))
     return segments
 
 
@@ -207,7 +207,7 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
 
 
 def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
-                    metrics, repeats: list[int], more_columns: tuple) -> list[Segment]:
+                    metrics, repeats: list[int], more_columns: tuple, dropped: DropLog | None = None) -> list[Segment]:
     """_finish for a merged run of upright glyphs given as index ranges of the page's columns.
     more_columns: the indices where the font (height, size, descent) changes, end_xs, fonts
     and flags."""
@@ -245,7 +245,7 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
     # a fake-bold copy repeats the text of one of the two previous glyphs: only then look closer
     if ((repeats or not in_stream_order)
             and _may_repeat(line[1], line[2], line[3], line[4], line[5])):
-        kept = drop_duplicates(line[0])
+        kept = drop_duplicates(line[0], dropped)
         if len(kept) != len(line[0]):
             keep = {id(g) for g in kept}
             order = [i for i, g in zip(order, line[0]) if id(g) in keep]

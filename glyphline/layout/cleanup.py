@@ -18,7 +18,7 @@ import unicodedata
 from bisect import bisect_right
 from itertools import accumulate
 
-from ..glyph import Glyph
+from ..glyph import DUPLICATE, DropLog, Glyph
 from .scripts import normalize_presentation_forms
 
 # U+FB00–FB06 only: full NFKC "converts too many things" (PDFBox); these are safe to expand.
@@ -131,10 +131,11 @@ def duplicate_limit(size: float, width: float) -> float:
     return limit
 
 
-def drop_duplicates(glyphs: list[Glyph]) -> list[Glyph]:
+def drop_duplicates(glyphs: list[Glyph], dropped: DropLog | None = None) -> list[Glyph]:
     """Drop glyphs that repeat one of the two previous kept glyphs at (almost) the same place.
 
-    `glyphs` are one line's glyphs sorted along the writing direction.
+    `glyphs` are one line's glyphs sorted along the writing direction; the dropped ones are
+    listed in `dropped` when given (the layout inspector).
     """
     if len(glyphs) < 2:
         return glyphs
@@ -146,6 +147,8 @@ def drop_duplicates(glyphs: list[Glyph]) -> list[Glyph]:
             if any(prev is not None and prev.text == text
                    and abs(prev.x - g.x) <= (limit := duplicate_limit(g.size, _width(prev)))
                    and abs(prev.y - g.y) <= limit for prev in (before, last)):
+                if dropped is not None:
+                    dropped.add((g,), DUPLICATE)
                 continue
         kept.append(g)
         last, before = g, last

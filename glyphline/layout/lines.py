@@ -30,7 +30,7 @@ from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..glyph import FALLBACK_DESCENT_SHARE, TEXT_RISE, VERTICAL, Glyph
+from ..glyph import FALLBACK_DESCENT_SHARE, TEXT_RISE, VERTICAL, DropLog, Glyph
 from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
 from .scripts import FIRST_SPACELESS_CJK, is_spaceless_cjk
 
@@ -197,11 +197,12 @@ class _Run:
         self.order = order
 
 
-def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment]:
+def build_segments(glyphs: list[Glyph], text: str | None = None, dropped: DropLog | None = None) -> list[Segment]:
     """Group cleaned glyphs (content-stream order) into baseline segments.
 
     `text` is the glyphs' texts joined, when the caller has it: page-wide checks on it
-    spare per-glyph passes (no CJK, no spacing accents on most pages)."""
+    spare per-glyph passes (no CJK, no spacing accents on most pages). The duplicates left
+    out are listed in `dropped` when given."""
     if text is None:
         text = "".join([g.text for g in glyphs])
     if text and max(text) >= FIRST_SPACELESS_CJK:   # no CJK below it: no vertical runs to restack
@@ -209,7 +210,7 @@ def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment
     accents = (_SPACING_ACCENT.search(text) is not None
                and not SPACING_ACCENTS.keys().isdisjoint([g.text for g in glyphs]))
     if not accents and _upright.FAST_PATHS:   # the switch (see _upright)
-        segments = _upright.upright_segments(glyphs)
+        segments = _upright.upright_segments(glyphs, dropped)
         if segments is not None:
             return segments
     runs = _stream_runs(glyphs)
@@ -219,7 +220,7 @@ def build_segments(glyphs: list[Glyph], text: str | None = None) -> list[Segment
     segments: list[Segment] = []
     for key, group in by_key.items():
         for merged in _merge_runs(group):
-            segments.extend(_finish(key, merged, accents))
+            segments.extend(_finish(key, merged, accents, dropped))
     return segments
 
 
@@ -488,12 +489,12 @@ def below_baseline(lower, upper) -> bool:
     return lower.v - (1.0 - FALLBACK_DESCENT_SHARE) * lower.height >= upper.v
 
 
-def _finish(key: int, run: _Run, accents: bool = False) -> list[Segment]:
+def _finish(key: int, run: _Run, accents: bool = False, dropped: DropLog | None = None) -> list[Segment]:
     """Sort a merged run along the line, drop duplicates, and split it at gutter-wide gaps."""
     items = run.items
     if len(items) > 1:
         items.sort(key=_BY_U_THEN_ORDER)
-    glyphs = drop_duplicates([it[2] for it in items])
+    glyphs = drop_duplicates([it[2] for it in items], dropped)
     if len(glyphs) != len(items):
         keep = {id(g) for g in glyphs}
         items = [it for it in items if id(it[2]) in keep]

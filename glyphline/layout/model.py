@@ -110,6 +110,16 @@ for _record in (Line, Block):   # Word is a NamedTuple, pickled as one
     _pickled_by_fields(_record)
 
 
+class Column(NamedTuple):
+    """A flow of the page's reading order (a column, a sidebar, a table): what the inspector outlines."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    role: str            # body | sidebar | table | rotated
+
+
 @dataclass
 class PageLayout:
     number: int          # 1-based
@@ -124,5 +134,8 @@ class PageLayout:
     order: str = "geometry"      # how the blocks were ordered: "geometry" or "tags" (the structure tree)
     figures: list[Tag] = field(default_factory=list)  # tagged figures with /Alt text on the page, in tree order
     ocr: Any = None              # the OCR report (glyphline.content.ocr.OcrReport) when the page was recognised
+    # asked for by the layout inspector only (analyze_page's `dropped`); else None and empty:
+    dropped: Any = None          # the glyphs left out and why (glyphline.glyph.DropLog)
+    columns: list[Column] = field(default_factory=list)   # the flows in reading order
     # baseline steps between consecutive same-size lines, by size bucket (for DocStats)
     line_pitches: dict[int, list[float]] = field(default_factory=dict)

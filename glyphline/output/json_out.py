@@ -22,6 +22,10 @@ field makes a new version):
             + {"confidence": float}      # OCR words only: the engine's confidence, 0–100
     page  + {"ocr": {"words": int, "low_confidence": int, "mean_confidence": float, "rendered": bool}}
                                          # pages recognised by OCR only (low_confidence: words below 60)
+    page  + {"columns": [{"bbox": box, "role": "body"|"sidebar"|"table"|"rotated"}],   # the flows in reading order
+             "dropped": [{"text": str, "bbox": box, "reason": "outside_crop"|"duplicate"|"hidden_layer"}],
+             "dropped_omitted": int}     # with the inspect option only: what the layout inspector draws;
+                                         # a page lists at most Limits.dropped_glyphs_listed, the rest are counted
     box   = [x0, y0, x1, y1] in points, origin at the top-left of the visible page, y down
     flag  = "invisible" | "vertical" | "actual_text" | "in_form"
           | "annotation"                 # drawn by an annotation (form field, FreeText, stamp), not the page
@@ -34,7 +38,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..glyph import ACTUAL_TEXT, ANNOTATION, IN_FORM, INVISIBLE, OCR, VERTICAL
+from ..glyph import ACTUAL_TEXT, ANNOTATION, IN_FORM, INVISIBLE, OCR, VERTICAL, glyph_box
 from ..layout.model import Block, Line, PageLayout, Word
 
 if TYPE_CHECKING:
@@ -78,6 +82,11 @@ def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
         page["figures"] = [{"alt": figure.alt} for figure in layout.figures]
     if layout.ocr is not None:
         page["ocr"] = layout.ocr.as_dict()
+    if layout.dropped is not None:
+        page["columns"] = [{"bbox": _box(column), "role": column.role} for column in layout.columns]
+        page["dropped"] = [{"text": item.glyph.text, "bbox": [_r(v) for v in glyph_box(item.glyph)], "reason": item.reason}
+                           for item in layout.dropped.glyphs]
+        page["dropped_omitted"] = layout.dropped.omitted
     return page
 
 

@@ -83,6 +83,10 @@ def _every_state(page, files) -> dict[str, list[str]]:
     found["done, notes and search"] = _violations(page)
     card.locator("button.next").click()
     found["one page"] = _violations(page)
+    card.locator("button.inspect").click()
+    card.locator('.inspector[data-state="ready"]').wait_for(timeout=60_000)
+    found["layout inspector"] = _violations(page)
+    card.locator("button.inspector-close").click()
     job(page, 1).locator("details.error-details > summary").click()
     found["error details"] = _violations(page)
 
