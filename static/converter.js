@@ -993,4 +993,4 @@ class GlyphlineConverter extends HTMLElement {
 
 if (!customElements.get("glyphline-converter")) customElements.define("glyphline-converter", GlyphlineConverter);
 
-export { GlyphlineConverter };
+export { GlyphlineConverter, element };

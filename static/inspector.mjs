@@ -7,6 +7,8 @@
 //   const inspector = new Inspector({ t, language, extract: (options) => extractText(file, options), pdfBytes });
 //   container.append(inspector.element); await inspector.show(pageNumber);
 
+import { element } from "./converter.js";   // the one DOM helper (converter.js loads this module)
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const RENDER_DPI = 144; // twice the page's points: sharp on a 2× screen at "fit"
 const ZOOM_STEP = 1.25;
@@ -22,16 +24,6 @@ const BADGE_MAX_PT = 18;
 export const LAYERS = ["underlay", "words", "blocks", "order", "columns", "dropped"];
 const DROP_REASONS = ["outside_crop", "duplicate", "hidden_layer"];
 
-function element(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "text") node.textContent = value;
-    else if (value === true) node.setAttribute(name, "");
-    else if (value !== false && value != null) node.setAttribute(name, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
 
 function shape(tag, attributes = {}, children = []) {
   const node = document.createElementNS(SVG_NS, tag);
