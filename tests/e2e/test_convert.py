@@ -109,7 +109,8 @@ def test_markdown_mode_downloads_a_md_file_equal_to_the_cli(app_page, corpus_dir
         name, data = download_text(app_page, 0)
         assert name == pdf.stem + ".md"
         assert data == cli_output(pdf, "--mode", "markdown")
-        assert data.startswith(b"<!-- page 1 -->\n\n# ") and b"\n| --- |" in data
+        # the tagged file names its first heading H2: the level comes from the tags (issue 15)
+        assert data.startswith(b"<!-- page 1 -->\n\n## ") and b"\n| --- |" in data
     finally:
         app_page.evaluate("() => localStorage.removeItem('glyphline.options')")
         app_page.reload()
