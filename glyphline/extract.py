@@ -26,7 +26,7 @@ from .notices import on_page, warning
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
-from .layout.across_pages import build_vocabulary, join_across_pages, reflow_text_only
+from .layout.across_pages import build_vocabulary, count_words, join_across_pages, reflow_text_only
 from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
 if TYPE_CHECKING:   # the OCR stage and images are loaded only by the calls that use them
@@ -213,7 +213,7 @@ class DocumentPasses:
         """The page's layout will not change again: count its words, then keep only what is still needed."""
         layout, warnings, rotation = self.pages[index]
         if self.vocabulary is not None:
-            self.vocabulary.add_lines([w.text for w in line.words] for block in layout.blocks for line in block.lines)
+            count_words(self.vocabulary, [layout])
         if self.keep_whole:
             return
         if self.vocabulary is None:   # nothing after this page reads it: render it now

@@ -18,9 +18,14 @@ from .model import Block, Line, PageLayout, Word
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
     """Count every unbroken word of the document: the evidence dehyphenation consults."""
     vocabulary = Vocabulary()
+    count_words(vocabulary, layouts)
+    return vocabulary
+
+
+def count_words(vocabulary: Vocabulary, layouts: Iterable[PageLayout]) -> None:
+    """Add the unbroken words of these pages to the vocabulary (a page at a time, as they come)."""
     vocabulary.add_lines([w.text for w in line.words]
                          for layout in layouts for block in layout.blocks for line in block.lines)
-    return vocabulary
 
 
 def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) -> list[PageLayout]:
