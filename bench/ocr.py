@@ -38,6 +38,7 @@ SCORER = "/work/shared/bench"
 DEFAULT_CASES = ["chromium-prose-en", "chromium-2col", "pdflatex-hyph-2col-en", "lualatex-prose-en"]
 SKEW_DEGREES = 0.5
 NOISE_SPECKS_PER_MPIXEL = 2000
+BILEVEL_THRESHOLD = 160   # a gray sample above this is paper in the bilevel (G4, JBIG2) scans
 
 
 def render_pages(pdf: str, dpi: int, folder: str) -> list[tuple[str, float, float]]:
@@ -82,9 +83,12 @@ def encode(image, codec: str) -> tuple[bytes, dict]:
 
 
 def _g4(image) -> bytes:
-    """The G4 strip of a one-strip TIFF written by Pillow (libtiff)."""
+    """The G4 strip of a one-strip TIFF written by Pillow (libtiff), fax-coded as a scanner's: ink in
+    black runs. Pillow stores a bilevel TIFF with 0 bits black and the coder codes 0 bits as white
+    runs, so the image goes in negated (else every reader shows white text on black)."""
     out = io.BytesIO()
-    image.point(lambda v: 255 if v > 160 else 0).convert("1").save(out, "TIFF", compression="group4", strip_size=1 << 30)  # one strip: one G4 stream
+    negated = image.point(lambda v: 0 if v > BILEVEL_THRESHOLD else 255).convert("1")
+    negated.save(out, "TIFF", compression="group4", strip_size=1 << 30)  # one strip: one G4 stream
     from PIL import Image
 
     tiff = Image.open(io.BytesIO(out.getvalue()))
