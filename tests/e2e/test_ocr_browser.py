@@ -124,12 +124,14 @@ def jbig2_scan(tmp_path_factory) -> Path:
     return path
 
 
-# every text the converter's live region (#live, in its shadow root) is given from now on
+# every text the converter's live region (#live, in its shadow root) is given from now on, each
+# one even when two are set in the same task (the text nodes each setting adds)
 LIVE_REGION_RECORDER = """() => {
     const live = document.querySelector("glyphline-converter").shadowRoot.getElementById("live");
     window.liveMessages = [];
-    new MutationObserver(() => window.liveMessages.push(live.textContent))
-        .observe(live, { childList: true, characterData: true, subtree: true });
+    new MutationObserver((records) => {
+        for (const record of records) for (const node of record.addedNodes) window.liveMessages.push(node.textContent);
+    }).observe(live, { childList: true });
 }"""
 
 
