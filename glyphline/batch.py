@@ -57,7 +57,8 @@ KILL_GRACE_SECONDS = 1.0     # past max_seconds before a child is killed: its ow
 
 def convert(source: str | os.PathLike | bytes, options: ExtractOptions | None = None, *,
             limits: Limits | None = None, max_seconds: float | None = None, max_memory_mib: float | None = None,
-            isolate: bool | None = None, name: str | None = None, **option_values: Any) -> dict[str, Any]:
+            isolate: bool | None = None, reuse_child: bool = False, name: str | None = None,
+            **option_values: Any) -> dict[str, Any]:
     """One PDF → a record: {"source", "status", "text", "pages", "page_count", "warnings", "error",
     "seconds", "cpu_seconds"}. `pages` holds each page as in the JSON output (schema glyphline/1:
     blocks, lines, words, boxes). A path may be any URL fsspec can open when fsspec is installed
@@ -67,16 +68,29 @@ def convert(source: str | os.PathLike | bytes, options: ExtractOptions | None = 
     With a budget (or `isolate=True`) the file is converted in a forked child process that is
     killed at the deadline, so a file that hangs inside a page, or crashes the interpreter, costs
     only its own record ("budget", "crashed"); where fork is missing (Windows, Pyodide) the time
-    budget is checked between pages instead and the memory budget is not enforced."""
+    budget is checked between pages instead and the memory budget is not enforced.
+
+    `reuse_child=True` converts in this thread's long-lived child (isolation.ServingChild) instead
+    of forking one per file: the same budgets, ~20 ms less CPU a file; after a hang or a crash the
+    next file gets a fresh child. The file is read here, converted there (the child is forked once)."""
     label = name or (BYTES_SOURCE if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source))
     if isolate is None:
         isolate = max_seconds is not None or max_memory_mib is not None
     if not (isolate and isolation.FORK_AVAILABLE):
         return convert_in_process(source, options, limits=limits, max_seconds=max_seconds, name=label, **option_values)
     started = time.perf_counter()
-    child = isolation.call_in_child(
-        partial(convert_in_process, source, options, limits=limits, max_seconds=max_seconds, name=label, **option_values),
-        max_seconds=None if max_seconds is None else max_seconds + KILL_GRACE_SECONDS, max_memory_mib=max_memory_mib)
+    if reuse_child and not isinstance(source, (bytes, bytearray, memoryview)):
+        try:   # read here: the served child was forked earlier, and may not see what this process sees now
+            source = read_source(os.fspath(source))
+        except Exception as exc:
+            return _failed(_empty_record(label), UNREADABLE, f"cannot read the file ({_short(exc)})", started,
+                           time.thread_time())
+    work = partial(convert_in_process, source, options, limits=limits, max_seconds=max_seconds, name=label, **option_values)
+    deadline = None if max_seconds is None else max_seconds + KILL_GRACE_SECONDS
+    if reuse_child:
+        child = isolation.serving_child(max_memory_mib).call(work, max_seconds=deadline)
+    else:
+        child = isolation.call_in_child(work, max_seconds=deadline, max_memory_mib=max_memory_mib)
     if child.ending == isolation.RETURNED:
         record = child.value
     else:
@@ -287,23 +301,24 @@ def to_dask_bag(paths: Iterable[str], options: ExtractOptions | None = None, *, 
     paths = list(paths)
     partitions = max(1, -(-len(paths) // max(1, files_per_partition)))
     return db.from_sequence(paths, npartitions=partitions).map(
-        convert, options, limits=limits, max_seconds=max_seconds, max_memory_mib=max_memory_mib)
+        convert, options, limits=limits, max_seconds=max_seconds, max_memory_mib=max_memory_mib, reuse_child=True)
 
 
 def map_on_dask(client, paths: Iterable[str], options: ExtractOptions | None = None, *,
                 limits: Limits | None = None, max_seconds: float | None = DEFAULT_FILE_SECONDS,
-                max_memory_mib: float | None = None, retries: int = 1) -> Iterator[dict[str, Any]]:
+                max_memory_mib: float | None = None, retries: int = 1, reuse_child: bool = True) -> Iterator[dict[str, Any]]:
     """Records as the files finish on a dask.distributed Client, one task per file. Each file runs
     within its budgets (see `convert`): one that hangs or crashes gets its record and the worker
     goes on. A file whose worker dies anyway (killed, over the nanny's memory limit) is retried on
     another worker up to the scheduler's `distributed.scheduler.allowed-failures` times, then
     becomes a record with status "worker-died"; the run goes on. `retries` re-runs a task that
-    raised (convert itself never does; this covers e.g. a worker that cannot import glyphline)."""
+    raised (convert itself never does; this covers e.g. a worker that cannot import glyphline).
+    Each worker thread converts its files in one long-lived child (`reuse_child`, see `convert`)."""
     from distributed import as_completed
 
     paths = list(paths)
     futures = client.map(convert, paths, options=options, limits=limits, max_seconds=max_seconds,
-                         max_memory_mib=max_memory_mib, retries=retries, pure=False)
+                         max_memory_mib=max_memory_mib, reuse_child=reuse_child, retries=retries, pure=False)
     index = {future.key: path for future, path in zip(futures, paths)}
     for future in as_completed(futures):
         try:
@@ -404,7 +419,7 @@ def _records(paths: list[str], options: ExtractOptions, args: argparse.Namespace
              budgets: dict[str, Any]) -> Iterator[dict[str, Any]]:
     if not args.dask:
         for path in paths:
-            yield convert(path, options, **budgets)
+            yield convert(path, options, reuse_child=True, **budgets)
         return
     with dask_client(args.dask, workers=args.workers, worker_deaths=args.worker_deaths) as client:
         yield from map_on_dask(client, paths, options, **budgets)
