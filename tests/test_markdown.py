@@ -183,6 +183,18 @@ def test_words_under_a_uri_link_become_a_markdown_link():
     assert "example.org/timetable" not in extract_text(build([page], links=links)).text   # only Markdown writes links
 
 
+def test_punctuation_outside_a_links_area_stays_outside_the_link():
+    # Helvetica 10 pt: "example.org" is 55.02 pt wide, "(" 3.33 pt, "harbour.example" 75.03 pt
+    page = [("R", 10, 72, 700, "Visit"), ("R", 10, 100, 700, "example.org."), ("R", 10, 165, 700, "or"),
+            ("R", 10, 180, 700, "(harbour.example),"), ("R", 10, 280, 700, "then"),
+            ("R", 10, 305, 700, "example.org.")] + paragraph(660)
+    links = {0: [((100, 697, 155.1, 709), "https://example.org/"), ((183.3, 697, 258.4, 709), "https://harbour.example/"),
+                 ((305, 697, 363, 709), "https://example.org/all")]}   # the last area covers its full stop too
+    text = markdown(build([page], links=links))
+    assert ("Visit [example.org](https://example.org/). or ([harbour.example](https://harbour.example/)), "
+            "then [example.org.](https://example.org/all)") in text
+
+
 def test_markdown_metacharacters_in_the_text_are_escaped():
     page = [("R", 10, 72, 700, "# not a heading"), ("R", 10, 72, 670, "Prices *fell* by 3_4 [sic] <b>")] + paragraph(640)
     text = markdown(build([page]))
