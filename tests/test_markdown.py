@@ -272,6 +272,27 @@ def test_a_footnote_is_paired_with_its_mark_on_the_page():
     assert "\n7 A note whose mark is nowhere on the page." in text
 
 
+def test_footnotes_set_without_a_gap_are_each_paired_with_their_marks():
+    page = [("R", 10, 72, 700, "The winter timetable runs from November to March1 and keeps the early"),
+            ("R", 10, 72, 688, "crossing on weekdays only. Fares rose by four percent this year2, the first")] + \
+        paragraph(660) + [("R", 8, 72, 120, "1 Dates are confirmed each autumn by the harbour board."),
+                          ("R", 8, 72, 110.4, "2 Children under five still travel free of charge.")]
+    text = markdown(build([page]))
+    assert "to March[^1] and" in text and "this year[^2], the first" in text
+    assert text.endswith("\n[^1]: Dates are confirmed each autumn by the harbour board.\n\n"
+                         "[^2]: Children under five still travel free of charge.\n")
+
+
+def test_a_superscript_mark_set_apart_and_a_dagger_are_footnote_marks():
+    # "scheme" ends at x 255.4: the raised 6 pt "1" stands a word space after it
+    page = [("R", 10, 72, 700, "The council approved a drainage scheme"), ("R", 6, 259, 704, "1"),
+            ("R", 10, 266, 700, "that cost 4.2 million and the harbour levy† with it.")] + paragraph(660) + \
+           [("R", 8, 72, 120, "1 The scheme was first proposed in 2014."), ("R", 8, 72, 100, "† Levied from 2027.")]
+    text = markdown(build([page]))
+    assert "drainage scheme[^1] that cost 4.2 million and the harbour levy[^†] with it." in text
+    assert "\n[^1]: The scheme was first proposed in 2014.\n" in text and "\n[^†]: Levied from 2027." in text
+
+
 def test_a_running_header_set_close_to_the_first_page_title_is_left_out_there_too():
     first = [("R", 9, 72, 760, "Harbour Gazette"), ("B", 16, 72, 744, "Spring Edition")] + paragraph(700)
     later = [("R", 9, 72, 760, "Harbour Gazette")] + paragraph(700) + paragraph(660)

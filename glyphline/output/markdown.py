@@ -157,6 +157,8 @@ def _tokens(lines: list[list[Word]], vocabulary: Vocabulary | None, dehyphenate:
                 space = not no_space_at_line_break(last.text[-1], word.text[0])
             else:
                 space = bool(tokens)
+            if word.note and word.text == word.note:
+                space = False   # a superscript mark set apart from its word: [^1] follows the word
             if word.link and word.link_outside != (0, 0):
                 tokens.extend(_link_pieces(word, space))
             else:
