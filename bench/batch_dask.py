@@ -40,6 +40,14 @@ def machine_busy_seconds() -> tuple[float, float]:
     return (sum(fields[:8]) - idle) / ticks, sum(fields[:8]) / ticks
 
 
+def process_cpu_seconds() -> float:
+    """This process's own user + system time (a worker's: reading files, forking, unpickling records)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(paths: list[str], workers: int, isolated: bool, memory_limit: str | None, reuse_child: bool = True) -> dict:
     from distributed import Client, LocalCluster
 
@@ -48,6 +56,7 @@ def run(paths: list[str], workers: int, isolated: bool, memory_limit: str | None
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                       memory_limit=memory_limit or "auto") as cluster, Client(cluster) as client:
         client.run(lambda: __import__("glyphline.batch"))   # start-up is not throughput: import first
+        workers_before = client.run(process_cpu_seconds)
         load_before = os.getloadavg()[0]
         busy_before, total_before = machine_busy_seconds()
         started = time.perf_counter()
@@ -55,8 +64,11 @@ def run(paths: list[str], workers: int, isolated: bool, memory_limit: str | None
                                    reuse_child=reuse_child))
         wall = time.perf_counter() - started
         busy_after, total_after = machine_busy_seconds()
+        workers_after = client.run(process_cpu_seconds)
     cpu = sum(r["cpu_seconds"] for r in records)
+    worker_cpu = sum(workers_after[w] - workers_before.get(w, 0.0) for w in workers_after)
     return {"workers": workers, "isolated": isolated, "reuse_child": reuse_child, "wall": wall, "cpu": cpu,
+            "total_cpu": worker_cpu + (cpu if isolated else 0.0),   # in-process, the records' CPU is the workers'
             "statuses": Counter(r["status"] for r in records),
             "machine_busy": (busy_after - busy_before) / (total_after - total_before),   # 0..1 of all cores
             "load": (load_before + os.getloadavg()[0]) / 2}
@@ -88,12 +100,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"round {round_number}, {workers} worker(s){label}: "
                   f"{r['wall']:.1f} s wall, {len(paths) / r['wall']:.2f} files/s, "
                   f"conversion CPU {r['cpu']:.1f} s ({1000 * r['cpu'] / len(paths):.0f} ms/file), "
+                  f"all CPU (workers + children) {r['total_cpu']:.1f} s ({1000 * r['total_cpu'] / len(paths):.0f} ms/file), "
                   f"parallel efficiency {r['cpu'] / (r['wall'] * workers):.2f}; machine {100 * r['machine_busy']:.0f} % "
                   f"busy ({r['machine_busy'] * cores * r['wall'] - r['cpu']:.0f} core-s not ours), "
                   f"load {r['load']:.1f}; " + ", ".join(f"{n} {s}" for s, n in sorted(r["statuses"].items())),
                   flush=True)
     median_wall = {config: statistics.median(r["wall"] for r in runs) for config, runs in results.items()}
-    median_cpu = {config: statistics.median(r["cpu"] for r in runs) for config, runs in results.items()}
+    median_cpu = {config: statistics.median(r["total_cpu"] for r in runs) for config, runs in results.items()}
     for one, two in (("1", "2"), ("1-fork", "2-fork"), ("1-inprocess", "2-inprocess")):
         if one in median_wall and two in median_wall:
             print(f"throughput 2 workers / 1 worker{'' if one == '1' else ' (' + one[2:] + ')'} "
@@ -101,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     for base, other in (("1", "1-inprocess"), ("1-fork", "1-inprocess"), ("1-fork", "1")):
         if base in median_wall and other in median_wall:
             print(f"{base} / {other}, 1 worker: wall ×{median_wall[base] / median_wall[other]:.2f}, "
-                  f"conversion CPU ×{median_cpu[base] / median_cpu[other]:.2f}")
+                  f"all CPU ×{median_cpu[base] / median_cpu[other]:.2f} "
+                  f"({1000 * (median_cpu[base] - median_cpu[other]) / len(paths):+.0f} ms/file)")
     return 0
 
 
