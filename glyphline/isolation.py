@@ -286,6 +286,16 @@ def serving_child(max_memory_mib: float | None = None) -> ServingChild:
     return child
 
 
+def stop_serving() -> None:
+    """End this thread's served children (the next call forks afresh: e.g. after the engine was
+    changed in this process, which a child forked before does not see)."""
+    children = getattr(_serving, "children", None) if _serving is not None else None
+    if children and getattr(_serving, "pid", None) == os.getpid():
+        for child in children.values():
+            child.close()
+        children.clear()
+
+
 def _serve(request_fd: int, reply_fd: int, max_memory_mib: float | None, prctl, parent_pid: int) -> None:
     code = 0
     try:
