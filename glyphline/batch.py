@@ -395,12 +395,12 @@ TASKS_PER_THREAD = 4         # shards per worker thread at least: one slow shard
 
 def convert_to_shard(paths: list[str], target: str, output_format: str, options: ExtractOptions | None = None, *,
                      limits: Limits | None = None, max_seconds: float | None = DEFAULT_FILE_SECONDS,
-                     max_memory_mib: float | None = None, pages: bool = True) -> list[dict[str, Any]]:
+                     max_memory_mib: float | None = None, keep_pages: bool = True) -> list[dict[str, Any]]:
     """Convert the files (each within its budgets, in this thread's served child) and write their
     records as one shard at `target`, here on the worker; only each record's summary goes back."""
     records = [convert(path, options, limits=limits, max_seconds=max_seconds, max_memory_mib=max_memory_mib,
                        reuse_child=True) for path in paths]
-    if not pages:
+    if not keep_pages:
         for record in records:
             record.pop("pages", None)
     write_shard(records, target, output_format)
@@ -410,7 +410,7 @@ def convert_to_shard(paths: list[str], target: str, output_format: str, options:
 def write_shards_on_dask(client, paths: Iterable[str], folder: str, output_format: str,
                          options: ExtractOptions | None = None, *, limits: Limits | None = None,
                          max_seconds: float | None = DEFAULT_FILE_SECONDS, max_memory_mib: float | None = None,
-                         records_per_shard: int = PARQUET_SHARD_RECORDS, pages: bool = True) -> Iterator[dict[str, Any]]:
+                         records_per_shard: int = PARQUET_SHARD_RECORDS, keep_pages: bool = True) -> Iterator[dict[str, Any]]:
     """The files converted on a Dask cluster and their records written by the workers themselves,
     as shards part-00000.jsonl (or .parquet), … in `folder` (an fsspec URL every worker can
     write, or a folder they share): the records never pass through this process, which gets
@@ -432,7 +432,7 @@ def write_shards_on_dask(client, paths: Iterable[str], folder: str, output_forma
         os.makedirs(folder, exist_ok=True)
     folder = folder.rstrip("/")
     budgets = {"options": options, "limits": limits, "max_seconds": max_seconds, "max_memory_mib": max_memory_mib,
-               "pages": pages}
+               "keep_pages": keep_pages}
     shards = {}   # future → (its files, its target, its shard's number; None for one file of a shard that died)
     for number, start in enumerate(range(0, len(paths), size)):
         chunk, target = paths[start:start + size], f"{folder}/{shard_name(number, output_format)}"
@@ -559,7 +559,7 @@ def _summaries_written_on_dask(paths: list[str], options: ExtractOptions, args: 
                                budgets: dict[str, Any]) -> Iterator[dict[str, Any]]:
     with dask_client(args.dask, workers=args.workers, worker_deaths=args.worker_deaths) as client:
         yield from write_shards_on_dask(client, paths, args.output, args.format, options,
-                                        records_per_shard=args.records_per_shard, pages=not args.no_pages, **budgets)
+                                        records_per_shard=args.records_per_shard, keep_pages=not args.no_pages, **budgets)
 
 
 def _records(paths: list[str], options: ExtractOptions, args: argparse.Namespace,

@@ -317,7 +317,7 @@ def test_on_the_cluster_the_workers_write_the_shards(two_worker_cluster, tmp_pat
         paths.append(str(tmp_path / name))
     out = tmp_path / "out"
     summaries = list(batch.write_shards_on_dask(two_worker_cluster, paths, f"file://{out}", batch.JSONL, max_seconds=1,
-                                                pages=False))
+                                                keep_pages=False))
     assert sorted(s["source"] for s in summaries) == sorted(paths) and all("text" not in s for s in summaries)
     records = _shard_records(out)
     assert len(list(out.glob("part-*.jsonl"))) == 5   # 2 workers × TASKS_PER_THREAD: one file a shard here
