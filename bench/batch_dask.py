@@ -5,8 +5,9 @@
 Takes N PDFs spread evenly over the corpus folder (sorted by path; default: the whole wild
 corpus), and runs map_on_dask over them on a LocalCluster of one worker process and then of two
 (one thread each), alternating for R rounds so that the machine's changing load falls on both.
-A config "W-inprocess" runs W workers without the per-file child process (no hard budgets), to
-show what the isolation costs. For each run it prints the wall time, files per second, the
+A config "W-inprocess" runs W workers without a child process (no hard budgets), to show what
+the isolation costs; "W-fork" forks one child per file (as before the served children), to show
+what serving many files from one child saves. For each run it prints the wall time, files per second, the
 CPU-seconds the conversions took (the children's or workers' own user + system time), the
 parallel efficiency (conversion CPU / (wall × workers): 1.0 when every worker computed all the
 time), and the machine's load during the run from /proc/stat: the core-seconds all processes
@@ -39,7 +40,15 @@ def machine_busy_seconds() -> tuple[float, float]:
     return (sum(fields[:8]) - idle) / ticks, sum(fields[:8]) / ticks
 
 
-def run(paths: list[str], workers: int, isolated: bool, memory_limit: str | None) -> dict:
+def process_cpu_seconds() -> float:
+    """This process's own user + system time (a worker's: reading files, forking, unpickling records)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(paths: list[str], workers: int, isolated: bool, memory_limit: str | None, reuse_child: bool = True) -> dict:
     from distributed import Client, LocalCluster
 
     from glyphline.batch import map_on_dask
@@ -47,14 +56,19 @@ def run(paths: list[str], workers: int, isolated: bool, memory_limit: str | None
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                       memory_limit=memory_limit or "auto") as cluster, Client(cluster) as client:
         client.run(lambda: __import__("glyphline.batch"))   # start-up is not throughput: import first
+        workers_before = client.run(process_cpu_seconds)
         load_before = os.getloadavg()[0]
         busy_before, total_before = machine_busy_seconds()
         started = time.perf_counter()
-        records = list(map_on_dask(client, paths, max_seconds=FILE_SECONDS if isolated else None))
+        records = list(map_on_dask(client, paths, max_seconds=FILE_SECONDS if isolated else None,
+                                   reuse_child=reuse_child))
         wall = time.perf_counter() - started
         busy_after, total_after = machine_busy_seconds()
+        workers_after = client.run(process_cpu_seconds)
     cpu = sum(r["cpu_seconds"] for r in records)
-    return {"workers": workers, "isolated": isolated, "wall": wall, "cpu": cpu,
+    worker_cpu = sum(workers_after[w] - workers_before.get(w, 0.0) for w in workers_after)
+    return {"workers": workers, "isolated": isolated, "reuse_child": reuse_child, "wall": wall, "cpu": cpu,
+            "total_cpu": worker_cpu + (cpu if isolated else 0.0),   # in-process, the records' CPU is the workers'
             "statuses": Counter(r["status"] for r in records),
             "machine_busy": (busy_after - busy_before) / (total_after - total_before),   # 0..1 of all cores
             "load": (load_before + os.getloadavg()[0]) / 2}
@@ -65,34 +79,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=0, help="how many files, spread over the corpus (default: all)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--rounds", type=int, default=1, help="alternate the configs this many times")
-    parser.add_argument("--configs", default="1,2", help="comma-separated: W (isolated) or W-inprocess")
+    parser.add_argument("--configs", default="1,2", help="comma-separated: W (isolated), W-fork or W-inprocess")
     parser.add_argument("--memory-limit", help="per worker, e.g. 400MiB (default: Dask's own)")
     args = parser.parse_args(argv)
     every = sorted(str(p) for p in args.corpus.rglob("*.pdf"))
     step = max(1, len(every) // args.files) if args.files else 1
     paths = every[::step][:args.files or None]
-    configs = [(int(c.split("-")[0]), not c.endswith("-inprocess")) for c in args.configs.split(",")]
+    configs = [c.strip() for c in args.configs.split(",")]
     cores = os.cpu_count() or 1
     print(f"{len(paths)} files of {args.corpus} (every {step}), {cores} cores, load average "
           f"{os.getloadavg()[0]:.1f} at the start", flush=True)
-    results: dict[tuple[int, bool], list[dict]] = {config: [] for config in configs}
+    results: dict[str, list[dict]] = {config: [] for config in configs}
     for round_number in range(1, args.rounds + 1):
-        for workers, isolated in configs:
-            r = run(paths, workers, isolated, args.memory_limit)
-            results[(workers, isolated)].append(r)
-            print(f"round {round_number}, {workers} worker(s){'' if isolated else ' in-process'}: "
+        for config in configs:
+            workers, isolated, reuse_child = int(config.split("-")[0]), not config.endswith("-inprocess"), \
+                not config.endswith("-fork")
+            r = run(paths, workers, isolated, args.memory_limit, reuse_child)
+            results[config].append(r)
+            label = "" if config.isdigit() else " " + config.split("-", 1)[1]
+            print(f"round {round_number}, {workers} worker(s){label}: "
                   f"{r['wall']:.1f} s wall, {len(paths) / r['wall']:.2f} files/s, "
                   f"conversion CPU {r['cpu']:.1f} s ({1000 * r['cpu'] / len(paths):.0f} ms/file), "
+                  f"all CPU (workers + children) {r['total_cpu']:.1f} s ({1000 * r['total_cpu'] / len(paths):.0f} ms/file), "
                   f"parallel efficiency {r['cpu'] / (r['wall'] * workers):.2f}; machine {100 * r['machine_busy']:.0f} % "
                   f"busy ({r['machine_busy'] * cores * r['wall'] - r['cpu']:.0f} core-s not ours), "
                   f"load {r['load']:.1f}; " + ", ".join(f"{n} {s}" for s, n in sorted(r["statuses"].items())),
                   flush=True)
     median_wall = {config: statistics.median(r["wall"] for r in runs) for config, runs in results.items()}
-    if (1, True) in median_wall and (2, True) in median_wall:
-        print(f"throughput 2 workers / 1 worker (median wall of {args.rounds} round(s)): "
-              f"{median_wall[(1, True)] / median_wall[(2, True)]:.2f}×")
-    if (1, True) in median_wall and (1, False) in median_wall:
-        print(f"isolation cost, 1 worker: wall ×{median_wall[(1, True)] / median_wall[(1, False)]:.2f}")
+    median_cpu = {config: statistics.median(r["total_cpu"] for r in runs) for config, runs in results.items()}
+    for one, two in (("1", "2"), ("1-fork", "2-fork"), ("1-inprocess", "2-inprocess")):
+        if one in median_wall and two in median_wall:
+            print(f"throughput 2 workers / 1 worker{'' if one == '1' else ' (' + one[2:] + ')'} "
+                  f"(median wall of {args.rounds} round(s)): {median_wall[one] / median_wall[two]:.2f}×")
+    for base, other in (("1", "1-inprocess"), ("1-fork", "1-inprocess"), ("1-fork", "1")):
+        if base in median_wall and other in median_wall:
+            print(f"{base} / {other}, 1 worker: wall ×{median_wall[base] / median_wall[other]:.2f}, "
+                  f"all CPU ×{median_cpu[base] / median_cpu[other]:.2f} "
+                  f"({1000 * (median_cpu[base] - median_cpu[other]) / len(paths):+.0f} ms/file)")
     return 0
 
 

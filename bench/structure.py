@@ -14,6 +14,8 @@ the source), each tool's Markdown is parsed and scored:
     tables     cell accuracy: truth cells found with the same text at the same row and column
                of the best matching output table (empty rows and columns dropped on both sides)
     links      F1 of (text, URL)
+    footnotes  F1 of (mark, text) of the notes written as Markdown footnotes ([^1]: …) against the
+               source's (the .fodt documents only); a note counts only where its mark was found
     figures    F1 of the alt texts written as image placeholders (![alt](…)) against the source's img alt
     text       word F1 (shared scorer, bench/score.py) of the Markdown with its markup taken
                off, and of Glyphline's plain reflow text
@@ -44,8 +46,10 @@ LIST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$")
 TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 LINK = re.compile(r"(?<!!)\[((?:[^\[\]]|\\.)*)\]\(([^)\s]*)\)|<((?:https?|mailto):[^>\s]+)>")
 IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+FOOTNOTE = re.compile(r"^\[\^([^\]]+)\]:\s*(.*)$")
+FOOTNOTE_REF = re.compile(r"\[\^([^\]]+)\]")
 METRICS = ("heading_f1", "heading_text_f1", "list_f1", "list_depth_f1", "table_cells", "link_f1", "figure_alt",
-           "md_word_f1")
+           "footnote_f1", "md_word_f1")
 
 
 def _scorer():
@@ -69,7 +73,7 @@ def norm(text: str) -> str:
 
 
 def parse_markdown(markdown: str) -> dict:
-    headings, items, tables, links = [], [], [], []
+    headings, items, tables, links, notes = [], [], [], [], []
     table: list[list[str]] = []
     for raw in markdown.splitlines() + [""]:
         line = raw.rstrip()
@@ -81,6 +85,9 @@ def parse_markdown(markdown: str) -> dict:
         if table:
             tables.append(table)
             table = []
+        note = FOOTNOTE.match(line)
+        if note and f"[^{note.group(1)}]" in markdown.replace(note.group(0), ""):
+            notes.append((note.group(1), norm(note.group(2))))
         heading = HEADING.match(line)
         if heading:
             headings.append((norm(heading.group(2)), len(heading.group(1))))
@@ -91,7 +98,8 @@ def parse_markdown(markdown: str) -> dict:
         for match in LINK.finditer(line):
             text, url = (match.group(1), match.group(2)) if match.group(1) is not None else (match.group(3), match.group(3))
             links.append((norm(text), url.strip()))
-    return {"headings": headings, "items": items, "tables": [_trimmed(t) for t in tables], "links": links}
+    return {"headings": headings, "items": items, "tables": [_trimmed(t) for t in tables], "links": links,
+            "footnotes": notes}
 
 
 def _trimmed(grid: list[list[str]]) -> list[list[str]]:
@@ -144,6 +152,10 @@ def plain(markdown: str) -> str:
     for line in markdown.splitlines():
         if line.startswith("<!--") or TABLE_RULE.match(line.strip()):
             continue
+        note = FOOTNOTE.match(line)
+        if note:   # "[^1]: text" is the note as printed, "1 text"; a mark in the text, "March[^1]", is "March1"
+            line = note.group(1) + " " + note.group(2)
+        line = FOOTNOTE_REF.sub(lambda m: m.group(1), line)
         line = IMAGE.sub("", line)
         line = re.sub(r"^#{1,6}\s+", "", line)
         line = re.sub(r"^\s*[-*+]\s+", "", line)
@@ -171,6 +183,7 @@ def score(markdown: str, truth: dict, score_text) -> dict:
         "link_f1": f1([(norm(t), u) for t, u in truth["links"]], found["links"]),
         "figure_alt": f1([norm(alt) for alt in truth["figures"]],
                          [norm(m.group(1)) for m in re.finditer(r"!\[([^\]]*)\]\(", markdown) if m.group(1).strip()]),
+        "footnote_f1": f1([(mark, norm(text)) for mark, text in truth.get("footnotes", [])], found["footnotes"]),
         "md_word_f1": score_text(truth["text"], plain(markdown))["word_f1"],
     }
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-from .errors import BudgetExceeded, DamagedPDF, NotAPDF, OcrUnavailable, PasswordRequired
+from .errors import BudgetExceeded, Cancelled, DamagedPDF, NotAPDF, OcrUnavailable, PasswordRequired
 from .extract import MODES, extract_text, format_page_ranges, parse_page_spec
 from .options import ORDERS, ExtractOptions
 from .output import renderer
@@ -31,6 +33,7 @@ PROGRESS_BAR_WIDTH = 30
 MAX_WARNING_LINES = 10          # per file: a damaged 800-page file must not flood the terminal
 MAX_WARNINGS_PER_LINE = 3       # per page: the first few say what happened, a count says the rest
 STDIN_NAME = "-"
+KILL_GRACE_SECONDS = 1.0        # past --max-seconds before a file's child is killed: its between-pages check reports first
 OCR_DEFAULT = "--ocr=eng"
 
 EPILOG = """\
@@ -101,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     workers.add_argument("--dask", metavar="ADDRESS",
                          help="convert the files on a Dask cluster: a scheduler address (tcp://host:8786), or "
                               "'local' for 2 worker processes here (needs glyphline[dask]); outputs are written here")
+    parser.add_argument("--max-seconds", type=float, metavar="S",
+                        help="time budget of one file: past it the file is stopped, even inside a page "
+                             "(exit 5; the other files go on)")
+    parser.add_argument("--max-memory", type=float, metavar="MIB",
+                        help="memory budget of one file in MiB: past it the file is stopped (exit 5)")
     parser.add_argument("--quiet", action="store_true", help="no page warnings and no progress bar")
     return parser
 
@@ -157,23 +165,27 @@ def _main(argv: list[str] | None) -> int:
         except OSError as exc:
             sys.stderr.write(f"glyphline: {args.outdir}: cannot create the output folder ({_os_reason(exc)})\n")
             return EXIT_USAGE
+    for budget in ("max_seconds", "max_memory"):
+        if getattr(args, budget) is not None and getattr(args, budget) <= 0:
+            parser.error(f"--{budget.replace('_', '-')} must be more than 0")
+    budgets = Budgets(args.max_seconds, args.max_memory)
     jobs = _plan_jobs(args, options)
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
     outcomes: list[Outcome] = []
     if args.dask:
-        dask_outcomes = _run_dask(jobs, options, args.dask, progress)
+        dask_outcomes = _run_dask(jobs, options, args.dask, progress, budgets)
         if dask_outcomes is None:
             return EXIT_USAGE
         outcomes.extend(dask_outcomes)
-    elif len(jobs) == 1:   # one file: its pages are what --jobs spreads
+    elif len(jobs) == 1 and not budgets:   # one file: its pages are what --jobs spreads
         outcomes.append(convert(jobs[0], options, progress.pages, page_jobs=page_jobs))
-    elif jobs and args.jobs == 1:
+    elif jobs and (args.jobs == 1 or len(jobs) == 1):
         progress.start_files(len(jobs))
         for job in jobs:
-            outcomes.append(convert(job, options))
+            outcomes.append(convert_within(budgets, job, options))
             progress.file_done()
     elif jobs:
-        outcomes.extend(_run_pool(jobs, options, args.jobs, progress))
+        outcomes.extend(_run_pool(jobs, options, args.jobs, progress, budgets))
     progress.finish()
     code = EXIT_OK
     to_stdout = args.outdir is None
@@ -214,7 +226,8 @@ def _plan_jobs(args, options: ExtractOptions) -> list[Job]:
     return jobs
 
 
-def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: "_Progress") -> list[Outcome]:
+def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: "_Progress",
+              budgets: "Budgets") -> list[Outcome]:
     from concurrent.futures import ProcessPoolExecutor, as_completed   # here: its import costs a one-file run ~20 ms
     from concurrent.futures.process import BrokenProcessPool
 
@@ -222,7 +235,7 @@ def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: 
     unfinished = list(jobs)
     progress.start_files(len(jobs))
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        futures = {pool.submit(convert, job, options): job for job in jobs}
+        futures = {pool.submit(convert_within, budgets, job, options): job for job in jobs}
         for future in as_completed(futures):
             job = futures[future]
             try:
@@ -242,10 +255,12 @@ def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: 
     return outcomes
 
 
-def _run_dask(jobs: list[Job], options: ExtractOptions, address: str, progress: "_Progress") -> list[Outcome] | None:
-    """Each file converted on a Dask cluster; the texts come back and are written here (a remote
-    worker's disk is not the user's). A file whose worker dies is retried by the scheduler, then
-    reported; the others go on. None when Dask is missing or the scheduler cannot be reached."""
+def _run_dask(jobs: list[Job], options: ExtractOptions, address: str, progress: "_Progress",
+              budgets: "Budgets") -> list[Outcome] | None:
+    """Each file converted on a Dask cluster (within its budgets: see convert_within); the texts
+    come back and are written here (a remote worker's disk is not the user's). A file whose worker
+    dies is retried by the scheduler, then reported; the others go on. None when Dask is missing
+    or the scheduler cannot be reached."""
     from dataclasses import replace
 
     from .batch import MissingExtra, dask_client
@@ -256,7 +271,8 @@ def _run_dask(jobs: list[Job], options: ExtractOptions, address: str, progress: 
             from distributed import as_completed
 
             progress.start_files(len(jobs))
-            futures = {client.submit(convert, replace(job, output=None), options, pure=False): job for job in jobs}
+            futures = {client.submit(convert_within, budgets, replace(job, output=None), options, pure=False): job
+                       for job in jobs}
             for future in as_completed(futures):
                 job = futures[future]
                 try:
@@ -289,16 +305,59 @@ def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:
                        [f"glyphline: {job.name}: the converting process died (out of memory or killed)"])
 
 
-def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int = 1) -> Outcome:
+@dataclass(frozen=True)
+class Budgets:
+    """--max-seconds and --max-memory: what one file may take (None: no bound)."""
+
+    max_seconds: float | None = None
+    max_memory_mib: float | None = None
+
+    def __bool__(self) -> bool:
+        return self.max_seconds is not None or self.max_memory_mib is not None
+
+
+def convert_within(budgets: Budgets, job: Job, options: ExtractOptions) -> Outcome:
+    """convert() within the file's budgets: in this thread's long-lived child process
+    (glyphline.isolation.ServingChild), killed past max_seconds, its memory capped, so a file that
+    hangs inside a page, allocates without end or crashes costs only its own outcome. Where fork
+    is missing the time budget is checked between pages and memory is not bounded."""
+    from . import isolation   # here: only runs with budgets fork
+
+    if not budgets:
+        return convert(job, options)
+    if not isolation.FORK_AVAILABLE:
+        return convert(job, options, max_seconds=budgets.max_seconds)
+    work = partial(convert, job, options, max_seconds=budgets.max_seconds)
+    deadline = None if budgets.max_seconds is None else budgets.max_seconds + KILL_GRACE_SECONDS
+    child = isolation.serving_child(budgets.max_memory_mib).call(work, max_seconds=deadline)
+    if child.ending == isolation.RETURNED:
+        return child.value
+    outcome = Outcome(job.index, job.name)
+    if child.ending == isolation.TIMED_OUT:
+        return _fail(outcome, EXIT_BROKEN, f"took more than {budgets.max_seconds:g} s: stopped inside a page")
+    if child.ending == isolation.DIED:
+        return _fail(outcome, EXIT_BROKEN, f"the converting process died ({child.detail}); please report this file")
+    return _fail(outcome, EXIT_BROKEN, f"unexpected error ({child.detail}); please report this file")
+
+
+def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int = 1,
+            max_seconds: float | None = None) -> Outcome:
     """Runs in a worker process (or, for one file, in the main one with its pages spread over
-    `page_jobs` processes): read, extract, write; every failure becomes an Outcome."""
+    `page_jobs` processes): read, extract, write; every failure becomes an Outcome. Past
+    `max_seconds` the extraction stops between pages."""
     outcome = Outcome(job.index, job.name)
     try:
         data = job.data if job.data is not None else _read(job.source)
     except OSError as exc:
         return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     try:
-        result = extract_text(data, options, on_progress=on_progress, jobs=page_jobs)
+        result = extract_text(data, options, on_progress=on_progress, jobs=page_jobs,
+                              cancel=None if deadline is None else (lambda: time.perf_counter() > deadline))
+    except Cancelled:
+        return _fail(outcome, EXIT_BROKEN, f"took more than {max_seconds:g} s: stopped")
+    except MemoryError:
+        return _fail(outcome, EXIT_BROKEN, "out of memory")
     except PasswordRequired:
         reason = "the password is wrong" if options.password else "needs a password (use --password)"
         return _fail(outcome, EXIT_PASSWORD, reason)
@@ -310,8 +369,6 @@ def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int 
         return _fail(outcome, EXIT_BROKEN, f"too large to process: {exc} (limit {exc.limit})")
     except OcrUnavailable as exc:
         return _fail(outcome, EXIT_SCAN, str(exc))
-    except MemoryError:
-        return _fail(outcome, EXIT_BROKEN, "out of memory")
     except RecursionError:
         return _fail(outcome, EXIT_BROKEN, "damaged beyond repair (structures nested too deeply)")
     except Exception as exc:

@@ -170,3 +170,205 @@ def _kill_quietly(pid: int) -> None:
 def _describe(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+# ----------------------------------------------------------------------------- a child that serves many calls
+
+RETIRE_GROWTH_SHARE = 0.5    # a served child whose address space grew past this share of its memory budget is replaced
+RETIRE_GROWTH_MIB = 1024     # ... or, without a budget, past this many MiB (one huge file's arenas are not kept for good)
+_HEADER_BYTES = 8            # each message on the pipes: its length, then the pickle
+
+
+class ServingChild:
+    """A forked child that runs many calls, one at a time, each with the budgets of
+    `call_in_child`: a per-file fork costs ~20 ms of CPU (page tables, copy-on-write faults of a
+    big parent), a served call almost nothing. A call that hangs, dies or runs out of memory
+    costs that call and the child; the next call forks a fresh one. So does a child whose
+    memory grew past RETIRE_GROWTH_SHARE of the budget (or RETIRE_GROWTH_MIB): one huge file's
+    heap does not stay with the child, nor shrink the budget of the files after it.
+
+    One caller thread at a time (the kernel ties the child's life to the forking thread);
+    `serving_child` keeps one per thread and memory budget."""
+
+    def __init__(self, max_memory_mib: float | None = None):
+        if not FORK_AVAILABLE:
+            raise RuntimeError("ServingChild needs os.fork")
+        self.max_memory_mib = max_memory_mib
+        self.pid: int | None = None
+        self.request_fd = self.reply_fd = -1
+        self.calls = 0             # calls served by the current child
+        self.forks = 0             # children forked so far
+
+    def call(self, function: Callable[[], Any], *, max_seconds: float | None = None) -> ChildResult:
+        """`function()` in the served child (forked first when there is none): killed after `max_seconds`."""
+        if self.pid is None:
+            self._fork()
+        request = pickle.dumps(function, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            _write_message(self.request_fd, request)
+        except OSError:   # the child ended between calls (its forking thread ended): a fresh one takes the call
+            self._reap(kill=True)
+            self._fork()
+            _write_message(self.request_fd, request)
+        deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        try:
+            reply = _read_message(self.reply_fd, deadline)
+        except BaseException:   # the caller was interrupted: the child must not outlive the call
+            self._reap(kill=True)
+            raise
+        if reply is _TIMED_OUT:
+            cpu_seconds = self._reap(kill=True)
+            return ChildResult(TIMED_OUT, detail=f"still running after {max_seconds} s: stopped", cpu_seconds=cpu_seconds)
+        if reply is None:   # the child died inside the call
+            status, cpu_seconds = self._reap_status()
+            return ChildResult(DIED, detail=_ending(status), cpu_seconds=cpu_seconds)
+        self.calls += 1
+        returned, payload, cpu_seconds, retiring = pickle.loads(reply)
+        if retiring:
+            self._reap(kill=False)
+        return ChildResult(RETURNED if returned else RAISED, value=payload if returned else None,
+                           detail="" if returned else payload, cpu_seconds=cpu_seconds)
+
+    def close(self) -> None:
+        """End the child (it ends by itself when this process does)."""
+        if self.pid is not None:
+            self._reap(kill=False)
+
+    def _fork(self) -> None:
+        prctl, parent_pid = _linux_prctl(), os.getpid()
+        request_read, request_write = os.pipe()
+        reply_read, reply_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:   # the child: serves until its request pipe closes, never returns into the caller's code
+            os.close(request_write)
+            os.close(reply_read)
+            _serve(request_read, reply_write, self.max_memory_mib, prctl, parent_pid)
+        os.close(request_read)
+        os.close(reply_write)
+        self.pid, self.request_fd, self.reply_fd, self.calls = pid, request_write, reply_read, 0
+        self.forks += 1
+
+    def _reap(self, *, kill: bool) -> float:
+        if kill:
+            _kill_quietly(self.pid)
+        return self._reap_status()[1]
+
+    def _reap_status(self) -> tuple[int, float]:
+        """Close the pipes (a live child reads their end and exits) and wait for the child."""
+        for fd in (self.request_fd, self.reply_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        _, status, usage = os.wait4(self.pid, 0)
+        self.pid, self.request_fd, self.reply_fd = None, -1, -1
+        return status, round(usage.ru_utime + usage.ru_stime, 3)
+
+
+_TIMED_OUT = object()
+_serving = None   # threading.local: each caller thread's served children, by memory budget
+
+
+def serving_child(max_memory_mib: float | None = None) -> ServingChild:
+    """This thread's ServingChild for this memory budget (made on first use)."""
+    global _serving
+    if _serving is None:
+        import threading
+
+        _serving = threading.local()
+    children = getattr(_serving, "children", None)
+    if children is None or getattr(_serving, "pid", None) != os.getpid():   # a forked copy of a thread owns none
+        children = _serving.children = {}
+        _serving.pid = os.getpid()
+    child = children.get(max_memory_mib)
+    if child is None:
+        child = children[max_memory_mib] = ServingChild(max_memory_mib)
+    return child
+
+
+def stop_serving() -> None:
+    """End this thread's served children (the next call forks afresh: e.g. after the engine was
+    changed in this process, which a child forked before does not see)."""
+    children = getattr(_serving, "children", None) if _serving is not None else None
+    if children and getattr(_serving, "pid", None) == os.getpid():
+        for child in children.values():
+            child.close()
+        children.clear()
+
+
+def _serve(request_fd: int, reply_fd: int, max_memory_mib: float | None, prctl, parent_pid: int) -> None:
+    code = 0
+    try:
+        _die_with_parent(prctl, parent_pid)
+        start_size = _address_space_bytes()
+        if max_memory_mib is not None:
+            _cap_memory(max_memory_mib)
+        retire_growth = (RETIRE_GROWTH_SHARE * max_memory_mib if max_memory_mib is not None else RETIRE_GROWTH_MIB) * MiB
+        while True:
+            request = _read_message(request_fd, None)
+            if request is None:   # the parent closed the pipe: no more calls
+                break
+            cpu_started = time.process_time()
+            out_of_memory = False
+            try:
+                returned, payload = True, pickle.loads(request)()
+            except BaseException as exc:   # reported to the caller; the child serves on unless memory ran out
+                returned, payload = False, _describe(exc)
+                out_of_memory = isinstance(exc, MemoryError)   # its heap is in an unknown state: retire
+            retiring = out_of_memory or _address_space_bytes() - start_size > retire_growth
+            cpu_seconds = round(time.process_time() - cpu_started, 3)
+            try:
+                reply = pickle.dumps((returned, payload, cpu_seconds, retiring), protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException as exc:   # an unpicklable value, or no memory left to pickle it
+                reply = pickle.dumps((False, _describe(exc), cpu_seconds, True), protocol=pickle.HIGHEST_PROTOCOL)
+                retiring = True
+            _write_message(reply_fd, reply)
+            if retiring:
+                break
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _address_space_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):   # no /proc (macOS): the peak resident size stands in
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _write_message(fd: int, payload: bytes) -> None:
+    view = memoryview(len(payload).to_bytes(_HEADER_BYTES, "little") + payload)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_message(fd: int, deadline: float | None):
+    """One message from the pipe: its bytes, None at end of file (a partial message too), or
+    _TIMED_OUT when the deadline passes first."""
+    chunks: list[bytes] = []
+    received, expected = 0, None
+    waiting = selectors.DefaultSelector()   # not select(): a busy worker's descriptors may pass 1024
+    waiting.register(fd, selectors.EVENT_READ)
+    try:
+        while expected is None or received < expected + _HEADER_BYTES:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not waiting.select(wait):
+                return _TIMED_OUT
+            chunk = os.read(fd, READ_CHUNK_BYTES if expected is None else
+                            min(READ_CHUNK_BYTES, expected + _HEADER_BYTES - received))
+            if not chunk:
+                return None
+            chunks.append(chunk)
+            received += len(chunk)
+            if expected is None and received >= _HEADER_BYTES:
+                head = b"".join(chunks)
+                expected = int.from_bytes(head[:_HEADER_BYTES], "little")
+                chunks = [head]
+    finally:
+        waiting.close()
+    return b"".join(chunks)[_HEADER_BYTES:]

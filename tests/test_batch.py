@@ -291,3 +291,76 @@ def test_without_budgets_a_file_that_kills_its_worker_becomes_a_record(two_worke
     assert [records[name]["text"].strip() for name in ("a.pdf", "b.pdf")] == ["Alpha", "Beta"]
     two_worker_cluster.wait_for_workers(2, timeout=60)   # the nanny restarts the worker the file killed
     assert two_worker_cluster.run(os.getpid) != workers_before
+
+
+def _shard_records(folder: Path) -> dict[str, dict]:
+    records = {}
+    for shard in sorted(folder.glob("part-*.jsonl")):
+        for line in shard.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            assert record["source"] not in records   # each file once, in one shard
+            records[record["source"]] = record
+    return records
+
+
+@pytest.mark.slow
+def test_on_the_cluster_the_workers_write_the_shards(two_worker_cluster, tmp_path, monkeypatch):
+    def no_writing_here(*args, **kwargs):
+        raise AssertionError("the client wrote records")
+
+    monkeypatch.setattr(batch, "JsonLinesWriter", no_writing_here)   # the workers' copies are untouched
+    paths = []
+    for name, content in (("a.pdf", simple_page_pdf(b"Alpha")), ("hang.pdf", hostile_pdf(HANG)),
+                          ("crash.pdf", hostile_pdf(CRASH)), ("b.pdf", simple_page_pdf(b"Beta")),
+                          ("c.pdf", simple_page_pdf(b"Gamma"))):
+        (tmp_path / name).write_bytes(content)
+        paths.append(str(tmp_path / name))
+    out = tmp_path / "out"
+    summaries = list(batch.write_shards_on_dask(two_worker_cluster, paths, f"file://{out}", batch.JSONL, max_seconds=1,
+                                                keep_pages=False))
+    assert sorted(s["source"] for s in summaries) == sorted(paths) and all("text" not in s for s in summaries)
+    records = _shard_records(out)
+    assert len(list(out.glob("part-*.jsonl"))) == 5   # 2 workers × TASKS_PER_THREAD: one file a shard here
+    assert {Path(p).name: (r["status"], r["text"].strip()) for p, r in records.items()} == {
+        "a.pdf": ("ok", "Alpha"), "hang.pdf": ("budget", ""), "crash.pdf": ("crashed", ""), "b.pdf": ("ok", "Beta"),
+        "c.pdf": ("ok", "Gamma")}
+    assert "pages" not in records[paths[0]]
+
+
+@pytest.mark.slow
+def test_a_shard_whose_worker_died_is_converted_again_file_by_file(tmp_path):
+    pytest.importorskip("distributed")
+    pyarrow_parquet = pytest.importorskip("pyarrow.parquet")
+    names = ["a.pdf", "b.pdf", "crash.pdf", "c.pdf", "d.pdf", "e.pdf", "f.pdf", "g.pdf", "h.pdf"]
+    paths = []
+    for name in names:
+        (tmp_path / name).write_bytes(hostile_pdf(CRASH) if name == "crash.pdf" else simple_page_pdf(name[0].encode()))
+        paths.append(str(tmp_path / name))
+    out = tmp_path / "out"
+    # its own cluster of one worker: three files a shard (TASKS_PER_THREAD of them), and the
+    # worker restarts after each death leave no other test waiting for them
+    with batch.dask_client(batch.LOCAL, workers=1, worker_deaths=1) as client:
+        client.register_plugin(HostileEngine())
+        summaries = {Path(s["source"]).name: s["status"] for s in batch.write_shards_on_dask(
+            client, paths, str(out), batch.PARQUET, max_seconds=None, records_per_shard=3)}
+    assert summaries == {name: "worker-died" if name == "crash.pdf" else "ok" for name in names}
+    shards = sorted(p.name for p in out.glob("part-*.parquet"))
+    # the shard of crash.pdf file by file (so is a shard queued on the worker it killed: that worker's tasks all die)
+    assert "part-00000.parquet" not in shards
+    assert {"part-00000-00.parquet", "part-00000-01.parquet", "part-00000-02.parquet"} <= set(shards)
+    rows = [row for shard in shards for row in pyarrow_parquet.read_table(out / shard).to_pylist()]
+    assert len(rows) == len(names)   # each file once
+    rows = {Path(row["source"]).name: row for row in rows}
+    assert {name: (row["status"], row["text"].strip()) for name, row in rows.items()} == {
+        name: ("worker-died", "") if name == "crash.pdf" else ("ok", name[0]) for name in names}
+
+
+@pytest.mark.slow
+def test_the_command_on_a_cluster_writes_shards_to_a_url_from_the_workers(two_worker_cluster, tmp_path):
+    for name, text in (("a.pdf", b"Alpha"), ("b.pdf", b"Beta")):
+        (tmp_path / name).write_bytes(simple_page_pdf(text))
+    out = tmp_path / "out"
+    assert batch.main([str(tmp_path), "--dask", two_worker_cluster.scheduler.address, "-o", f"file://{out}",
+                       "--no-pages"]) == 0
+    records = _shard_records(out)
+    assert sorted(r["text"].strip() for r in records.values()) == ["Alpha", "Beta"]

@@ -307,3 +307,72 @@ def test_a_one_file_run_never_loads_the_process_pool(files):
     out = subprocess.run([sys.executable, "-c", code, path, path + ".txt"], capture_output=True, text=True,
                          env=env, check=True).stdout
     assert out.split() == ["0", "False", "False"]
+
+
+# ----------------------------------------------------------------------------- per-file budgets (--max-seconds, --max-memory)
+
+from test_batch import CRASH, HANG, HOG, hostile_extract_text, hostile_pdf   # noqa: E402
+
+from glyphline import isolation   # noqa: E402
+
+needs_fork = pytest.mark.skipif(not isolation.FORK_AVAILABLE, reason="needs os.fork")
+
+
+@pytest.fixture
+def hostile_engine(monkeypatch):
+    """cli.extract_text misbehaves on marked files; the served children fork after the change."""
+    monkeypatch.setattr(cli, "extract_text", lambda data, *args, **kwargs: hostile_extract_text(data, *args, **kwargs))
+    isolation.stop_serving()
+    yield
+    isolation.stop_serving()   # the next test's children must not keep this engine
+
+
+@needs_fork
+def test_a_file_over_its_budget_costs_only_its_own_output(files, hostile_engine, capsys):
+    names = [files(name, data) for name, data in (("a.pdf", text_pdf([["Alpha"]])), ("hang.pdf", hostile_pdf(HANG)),
+                                                  ("crash.pdf", hostile_pdf(CRASH)), ("b.pdf", text_pdf([["Beta"]])))]
+    code = cli.main(["--jobs", "1", "--max-seconds", "1", *names])
+    out, err = capsys.readouterr()
+    assert code == 5 and out == "Alpha\nBeta\n"
+    assert err.splitlines() == [f"glyphline: {names[1]}: took more than 1 s: stopped inside a page",
+                                f"glyphline: {names[2]}: the converting process died (exited with code 3); please report this file"]
+    hog = files("hog.pdf", hostile_pdf(HOG))
+    assert cli.main(["--max-memory", "100", hog, names[0]]) == 5
+    out, err = capsys.readouterr()
+    assert out == "Alpha\n" and err == f"glyphline: {hog}: out of memory\n"
+
+
+def test_budgets_must_be_positive(files):
+    proc = run("--max-seconds", "0", files("x.pdf", text_pdf([["x"]])))
+    assert proc.returncode == 2 and "--max-seconds must be more than 0" in proc.stderr.decode()
+
+
+try:
+    from distributed.diagnostics.plugin import WorkerPlugin
+except ImportError:   # without the dask extra the cluster test skips
+    WorkerPlugin = object
+
+
+class HostileCliEngine(WorkerPlugin):
+    """Every worker's cli.extract_text misbehaves on marked files."""
+
+    def setup(self, worker):
+        cli.extract_text = hostile_extract_text
+
+
+@needs_fork
+@pytest.mark.slow
+def test_dask_applies_the_budgets_on_the_workers(files):
+    distributed = pytest.importorskip("distributed")
+    names = [files(name, data) for name, data in (("a.pdf", text_pdf([["Alpha"]])), ("hang.pdf", hostile_pdf(HANG)),
+                                                  ("crash.pdf", hostile_pdf(CRASH)), ("b.pdf", text_pdf([["Beta"]])))]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        client.register_plugin(HostileCliEngine())
+        workers_before = client.run(os.getpid)
+        proc = run("--dask", cluster.scheduler_address, "--max-seconds", "1", *names)
+        assert client.run(os.getpid) == workers_before   # the children died, not the workers
+    assert proc.returncode == 5 and proc.stdout.decode() == "Alpha\nBeta\n"
+    assert stderr_lines(proc) == [f"glyphline: {names[1]}: took more than 1 s: stopped inside a page",
+                                  f"glyphline: {names[2]}: the converting process died (exited with code 3); "
+                                  "please report this file"]

@@ -183,6 +183,18 @@ def test_words_under_a_uri_link_become_a_markdown_link():
     assert "example.org/timetable" not in extract_text(build([page], links=links)).text   # only Markdown writes links
 
 
+def test_punctuation_outside_a_links_area_stays_outside_the_link():
+    # Helvetica 10 pt: "example.org" is 55.02 pt wide, "(" 3.33 pt, "harbour.example" 75.03 pt
+    page = [("R", 10, 72, 700, "Visit"), ("R", 10, 100, 700, "example.org."), ("R", 10, 165, 700, "or"),
+            ("R", 10, 180, 700, "(harbour.example),"), ("R", 10, 280, 700, "then"),
+            ("R", 10, 305, 700, "example.org.")] + paragraph(660)
+    links = {0: [((100, 697, 155.1, 709), "https://example.org/"), ((183.3, 697, 258.4, 709), "https://harbour.example/"),
+                 ((305, 697, 363, 709), "https://example.org/all")]}   # the last area covers its full stop too
+    text = markdown(build([page], links=links))
+    assert ("Visit [example.org](https://example.org/). or ([harbour.example](https://harbour.example/)), "
+            "then [example.org.](https://example.org/all)") in text
+
+
 def test_markdown_metacharacters_in_the_text_are_escaped():
     page = [("R", 10, 72, 700, "# not a heading"), ("R", 10, 72, 670, "Prices *fell* by 3_4 [sic] <b>")] + paragraph(640)
     text = markdown(build([page]))
@@ -258,6 +270,27 @@ def test_a_footnote_is_paired_with_its_mark_on_the_page():
     assert "drainage scheme[^1] that cost 4.2 million" in text
     assert "\n[^1]: The scheme was first proposed in 2014.\n" in text
     assert "\n7 A note whose mark is nowhere on the page." in text
+
+
+def test_footnotes_set_without_a_gap_are_each_paired_with_their_marks():
+    page = [("R", 10, 72, 700, "The winter timetable runs from November to March1 and keeps the early"),
+            ("R", 10, 72, 688, "crossing on weekdays only. Fares rose by four percent this year2, the first")] + \
+        paragraph(660) + [("R", 8, 72, 120, "1 Dates are confirmed each autumn by the harbour board."),
+                          ("R", 8, 72, 110.4, "2 Children under five still travel free of charge.")]
+    text = markdown(build([page]))
+    assert "to March[^1] and" in text and "this year[^2], the first" in text
+    assert text.endswith("\n[^1]: Dates are confirmed each autumn by the harbour board.\n\n"
+                         "[^2]: Children under five still travel free of charge.\n")
+
+
+def test_a_superscript_mark_set_apart_and_a_dagger_are_footnote_marks():
+    # "scheme" ends at x 255.4: the raised 6 pt "1" stands a word space after it
+    page = [("R", 10, 72, 700, "The council approved a drainage scheme"), ("R", 6, 259, 704, "1"),
+            ("R", 10, 266, 700, "that cost 4.2 million and the harbour levy† with it.")] + paragraph(660) + \
+           [("R", 8, 72, 120, "1 The scheme was first proposed in 2014."), ("R", 8, 72, 100, "† Levied from 2027.")]
+    text = markdown(build([page]))
+    assert "drainage scheme[^1] that cost 4.2 million and the harbour levy[^†] with it." in text
+    assert "\n[^1]: The scheme was first proposed in 2014.\n" in text and "\n[^†]: Levied from 2027." in text
 
 
 def test_a_running_header_set_close_to_the_first_page_title_is_left_out_there_too():

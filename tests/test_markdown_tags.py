@@ -162,3 +162,16 @@ def test_text_the_tree_names_no_block_for_keeps_the_geometric_rules():
              (0, line(72, 660, "\xb7 Rinse the boat")), (0, line(72, 646, "\xb7 Sign back in"))]
     text = markdown(tagged_pdf(spans, [("H2", []), ("Sect", [0])]))
     assert "# Annual report" in text and "- Rinse the boat\n- Sign back in" in text
+
+
+def test_a_note_the_tree_tags_is_a_footnote_in_the_body_size_and_anywhere_on_the_page():
+    # the notes follow their paragraphs in the text's own size: geometry alone takes them for text
+    for role in ("Note", "FENote"):
+        spans = [(0, line(72, 720, "The council approved a drainage scheme1 that cost 4.2 million euros.")),
+                 (1, line(72, 700, "1 The scheme was first proposed in 2014.")), (2, line(72, 680, BODY)),
+                 (3, line(72, 660, BODY))]
+        data = tagged_pdf(spans, [("P", [0]), (role, [("P", [1])]), ("P", [2, 3])])
+        text = markdown(data)
+        assert "drainage scheme[^1] that cost" in text and "\n[^1]: The scheme was first proposed in 2014.\n" in text
+    untagged = tagged_pdf(spans, [("P", [0]), ("P", [1]), ("P", [2, 3])])
+    assert "[^1]" not in markdown(untagged)

@@ -9,6 +9,11 @@ Producers (each skipped with a note when its program is missing):
     lo-tagged / lo-untagged               LibreOffice Writer's HTML import → PDF (UseTaggedPDF)
     pdflatex                              the same document as LaTeX (article class), untagged
 
+A LibreOffice document with footnotes (sources/NAME.fodt, flat ODF: Writer's HTML import has
+no footnotes) goes to lo-tagged and lo-untagged only; its truth adds `footnotes` (mark, text),
+and its text is the paragraphs (each citation glued to its word, as printed) and then the
+notes at the page's foot.
+
 Reading order of the truth: the source's order, with each <aside> read after the rest of the
 document (as a reader takes a sidebar, and as the corpus' truth does). LibreOffice and LaTeX
 get the source with its asides already moved to the end (neither floats them), so the one
@@ -259,6 +264,51 @@ def pdflatex(source: Path, out: Path, tagged: bool) -> None:
         shutil.move(str(tex.with_suffix(".pdf")), out)
 
 
+ODF_TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ODF_PRODUCERS = ("lo-tagged", "lo-untagged")
+
+
+def odf_truth(source: Path) -> dict:
+    """Headings, footnotes and plain text of a one-page flat ODF text document (no lists, tables, links)."""
+    import xml.etree.ElementTree as ElementTree
+
+    def name(tag: str) -> str:
+        return "{%s}%s" % (ODF_TEXT, tag)
+
+    def own_text(element, notes: list) -> str:
+        parts = [element.text or ""]
+        for child in element:
+            if child.tag == name("note"):
+                citation = child.find(name("note-citation")).text or ""
+                body = " ".join(clean("".join(p.itertext())) for p in child.find(name("note-body")))
+                notes.append([citation, body])
+                parts.append(citation)
+            else:
+                parts.append(own_text(child, notes))
+            parts.append(child.tail or "")
+        return "".join(parts)
+
+    out = {"headings": [], "list_items": [], "tables": [], "links": [], "figures": [], "footnotes": []}
+    blocks = []
+    body = ElementTree.parse(source).getroot().find(".//{urn:oasis:names:tc:opendocument:xmlns:office:1.0}text")
+    for element in body:
+        text = clean(own_text(element, out["footnotes"]))
+        if element.tag == name("h"):
+            out["headings"].append([text, int(element.get(name("outline-level"), "1"))])
+        blocks.append(text)
+    out["text"] = "\n\n".join(blocks + [f"{mark} {text}" for mark, text in out["footnotes"]]) + "\n"
+    return out
+
+
+def libreoffice_odf(source: Path, out: Path, tagged: bool) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        value = "true" if tagged else "false"
+        subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp}/profile", "--headless", "--convert-to",
+                        'pdf:writer_pdf_Export:{"UseTaggedPDF":{"type":"boolean","value":"%s"}}' % value,
+                        "--outdir", tmp, str(source)], check=True, capture_output=True, timeout=300)
+        shutil.move(str(Path(tmp) / (source.stem + ".pdf")), out)
+
+
 MAKERS = {"chromium-tagged": (CHROMIUM, chromium, True), "chromium-untagged": (CHROMIUM, chromium, False),
           "lo-tagged": ("soffice", libreoffice, True), "lo-untagged": ("soffice", libreoffice, False),
           "pdflatex": ("pdflatex", pdflatex, False)}
@@ -286,6 +336,21 @@ def main(argv: list[str] | None = None) -> int:
             out = PDFS / f"{source.stem}--{producer}.pdf"
             try:
                 make(source, out, tagged)
+                print(f"{out.relative_to(HERE)}")
+            except subprocess.SubprocessError as exc:
+                print(f"{source.stem} {producer}: failed ({exc})", file=sys.stderr)
+    for source in sorted(SOURCES.glob("*.fodt")):
+        if args.only and source.stem != args.only:
+            continue
+        (TRUTH / (source.stem + ".json")).write_text(json.dumps(odf_truth(source), indent=1, ensure_ascii=False) + "\n",
+                                                     encoding="utf-8")
+        for producer in [p for p in args.producers.split(",") if p in ODF_PRODUCERS]:
+            if shutil.which("soffice") is None:
+                print(f"{producer}: soffice not installed, skipped")
+                continue
+            out = PDFS / f"{source.stem}--{producer}.pdf"
+            try:
+                libreoffice_odf(source, out, producer == "lo-tagged")
                 print(f"{out.relative_to(HERE)}")
             except subprocess.SubprocessError as exc:
                 print(f"{source.stem} {producer}: failed ({exc})", file=sys.stderr)

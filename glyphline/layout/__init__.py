@@ -59,6 +59,11 @@ TABLE_CELL_GAP_EM = 0.6
 # A link's /Rect is drawn around the glyph boxes, sometimes a little short of them: a word whose
 # centre is this many of its font sizes outside still lies under it.
 LINK_SLACK_EM = 0.2
+# A word passing its link's area by more than this on one side has its punctuation there outside
+# the link (a full stop or comma is ~0.25 em wide; a rectangle's own rounding is far less).
+LINK_EDGE_EM = 0.1
+LINK_OPENING_PUNCTUATION = "([{“‘\"'«‹¿¡"
+LINK_CLOSING_PUNCTUATION = ".,;:!?)]}”’\"'»›…"
 
 # Characters that do not count as text on the page (scan detection counts the others).
 WHITESPACE = " \t\n\r\x0b\x0c\u00a0\u2002\u2003\u2009\u3000"
@@ -219,16 +224,30 @@ def _style_words(blocks: list[Block], font_styles: dict[str, FontStyle]) -> list
 
 
 def _link_words(blocks: list[Block], links: list[LinkArea]) -> list[Block]:
-    """A word whose centre lies in a link's area (grown by LINK_SLACK_EM) carries the link's URI."""
+    """A word whose centre lies in a link's area (grown by LINK_SLACK_EM) carries the link's URI;
+    punctuation it opens or ends with stays outside the link when the word passes the area's
+    edge there (see _outside_link)."""
     def linked(word: Word) -> Word:
         x = (word.x0 + word.x1) / 2
         y = (word.y0 + word.y1) / 2
         slack = LINK_SLACK_EM * word.size
         for area in links:
             if area.x0 - slack <= x <= area.x1 + slack and area.y0 - slack <= y <= area.y1 + slack:
-                return word._replace(link=area.uri)
+                return word._replace(link=area.uri, link_outside=_outside_link(word, area))
         return word
     return with_words(blocks, linked)
+
+
+def _outside_link(word: Word, area: "LinkArea") -> tuple[int, int]:
+    """How many of the word's leading and trailing punctuation characters lie outside the link's
+    area: all of a run of them, when the word passes the area's edge on that side by more than
+    LINK_EDGE_EM (a link's rectangle is drawn around its own text: "example.org" in "see example.org.")."""
+    text, edge = word.text, LINK_EDGE_EM * word.size
+    lead = len(text) - len(text.lstrip(LINK_OPENING_PUNCTUATION)) if word.x0 < area.x0 - edge else 0
+    trail = len(text) - len(text.rstrip(LINK_CLOSING_PUNCTUATION)) if word.x1 > area.x1 + edge else 0
+    if lead + trail >= len(text):
+        return (0, 0)   # punctuation only: nothing left to link
+    return (lead, trail)
 
 
 def fallback_layout(glyphs: list[Glyph], width: float, height: float, number: int, *,

@@ -34,6 +34,7 @@ class Word(NamedTuple):
     note: str = ""       # the word ends in this footnote's reference mark (set by layout.structure)
     confidence: float = -1.0   # OCR words: the engine's confidence (0–100); -1 for drawn text
     tag: Tag | None = None     # tagged PDF, structured outputs: the structure element most of its glyphs belong to
+    link_outside: tuple[int, int] = (0, 0)   # characters at its start and end outside its link's area ("example.org.")
 
 
 # The layout's hot loops make a Word as new_word(Word, (text, x0, y0, x1, y1, size, font, flags)

@@ -17,8 +17,8 @@ in less than a heading's size, may differ in their digits ("Page 3", "Page 4"); 
 must recur exactly (section headings at the tops of pages may differ only in their numbers).
 Otherwise (a title at the top of a one-page document) a line is text like any other.
 
-Footnotes (FOOTNOTE_NUMBER, FOOTNOTE_REF) are paired with their reference mark on the same
-page; an unpaired one stays a paragraph.
+Footnotes (FOOTNOTE_NUMBER, FOOTNOTE_REF; tagged Note and FENote elements) are paired with
+their reference mark on the same page; an unpaired one stays a paragraph.
 
 Lists. A block whose first word is a bullet (•, –, ◦, ▪, …, or any single character in a
 symbol font) or a number or letter with a period or parenthesis is a list item; a lettered
@@ -40,7 +40,7 @@ from typing import Iterable
 
 from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
-from .model import Block, PageLayout, Word
+from .model import Block, Line, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
 from ..structure import BLOCK_ROLES
 from .tagged_structure import DRAWN_BULLET, HEADING_ROLES, LIST_ROLES, has_tagged_words, regroup_by_tags, tree_roles
@@ -65,11 +65,17 @@ NUMBERED = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})[.
 DIGIT_NUMBERED = re.compile(r"^\(?\d{1,3}[.)]$")
 
 
-# Footnotes: a block in smaller type than the body, below all of the page's body text, opening
-# with a number; it is paired with the first word of the page's text ending in that number
-# after a letter or a closing mark ("scheme1", "form,3", "postcard2:"), as a raised mark sits.
-FOOTNOTE_NUMBER = re.compile(r"^\d{1,3}$")
-FOOTNOTE_REF = re.compile(r"^(.*[^\W\d_]|.*[^\d\s][.,;:!?)\]”’\"'])(\d{1,3})([.,;:!?)]*)$")
+# Footnotes: a block in smaller type than the body, below all of the page's body text (or one
+# the structure tree calls a Note or FENote, wherever it stands), opening with a mark (a number,
+# or *, †, ‡, §, ¶ up to three times); it is paired with the first word of the page's text
+# ending in that mark after a letter or a closing mark ("scheme1", "form,3", "postcard†:"), as
+# a raised mark sits, or with the mark standing alone in smaller type than the word before it
+# (a superscript set apart: "scheme ¹"). Notes set without a gap between them are one block:
+# a line of one opening with the next number starts the next note.
+FOOTNOTE_MARK = r"(?:\d{1,3}|[*†‡§¶]{1,3})"
+FOOTNOTE_NUMBER = re.compile(r"^" + FOOTNOTE_MARK + r"$")
+FOOTNOTE_REF = re.compile(r"^(.*[^\W\d_]|.*[^\d\s*†‡§¶][.,;:!?)\]”’\"'])(" + FOOTNOTE_MARK + r")([.,;:!?)]*)$")
+NOTE_ROLES = frozenset({"Note", "FENote"})
 
 # A page number on its own: "7", "- 7 -", "Page 7", "7 of 20", "vii", "Seite 7".
 ROMAN = r"(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
@@ -211,6 +217,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
             continue
         marks[i].marker = marker
     _nest_lists(blocks, marks)
+    _split_note_runs(blocks, marks, headings.body_size)
     _pair_footnotes(blocks, marks, headings.body_size)
     layout.blocks = [_remade(block, mark) for block, mark in zip(blocks, marks)]
 
@@ -240,14 +247,17 @@ def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) 
             continue   # a figure: its alt text only
         words = block.lines[0].words
         if (marks[i].kind == "paragraph" and block.role in ("body", "footer") and len(words) > 1
-                and FOOTNOTE_NUMBER.match(words[0].text) and _block_size(block) < small
-                and (body_bottom is None or block.y0 >= body_bottom)):
+                and FOOTNOTE_NUMBER.match(words[0].text)
+                and (_tagged_note(block) or _block_size(block) < small
+                     and (body_bottom is None or block.y0 >= body_bottom))):
             notes.setdefault(words[0].text, i)
     if not notes:
         return
     for i, block in enumerate(blocks):
-        if marks[i].kind not in ("paragraph", "list_item", "heading") or _block_size(block) < small:
+        if marks[i].kind not in ("paragraph", "list_item", "heading") or _block_size(block) < small \
+                or notes.get(block.lines[0].words[0].text if block.lines and block.lines[0].words else "") == i:
             continue
+        previous: Word | None = None
         for li, line in enumerate(block.lines):
             words = line.words
             if li == 0 and marks[i].marker and not marks[i].from_tags:   # a list item's words once its marker is off
@@ -256,12 +266,57 @@ def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) 
             else:
                 offset = 0
             for wi, word in enumerate(words):
-                match = FOOTNOTE_REF.match(word.text)
-                if match is None or match.group(2) not in notes or marks[notes[match.group(2)]].kind == "footnote":
+                mark = _reference_mark(word, previous)
+                previous = word
+                if mark is None or mark not in notes or marks[notes[mark]].kind == "footnote":
                     continue
-                note = marks[notes[match.group(2)]]
-                note.kind, note.marker = "footnote", match.group(2)
+                note = marks[notes[mark]]
+                note.kind, note.marker = "footnote", mark
                 marks[i].notes[(li, wi + offset)] = note.marker
+
+
+def _reference_mark(word: Word, previous: Word | None) -> str | None:
+    """The footnote mark a word of the text ends in (see FOOTNOTE_REF), or is (a superscript set apart)."""
+    match = FOOTNOTE_REF.match(word.text)
+    if match is not None:
+        return match.group(2)
+    if previous is not None and FOOTNOTE_NUMBER.match(word.text) and word.size < (1 - SIZE_CHANGE_RATIO) * previous.size:
+        return word.text
+    return None
+
+
+def _tagged_note(block: Block) -> bool:
+    """Does the structure tree put most of the block's words in a Note or FENote element?"""
+    words = [w for line in block.lines for w in line.words]
+    in_note = sum(1 for w in words if w.tag is not None and not NOTE_ROLES.isdisjoint(w.tag.path))
+    return 2 * in_note > len(words)
+
+
+def _split_note_runs(blocks: list[Block], marks: list[_Marks], body_size: float) -> None:
+    """Footnotes set one under the other without a gap are one block: split it where a line opens
+    with the number after the previous note's ("1 …", "2 …"), so each note can be paired."""
+    small = (1 - SIZE_CHANGE_RATIO) * body_size
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        first = block.lines[0].words if block.lines else []
+        if (marks[i].kind != "paragraph" or len(block.lines) < 2 or not first or not first[0].text.isdigit()
+                or len(first[0].text) > 3 or not (_tagged_note(block) or _block_size(block) < small)):
+            i += 1
+            continue
+        parts: list[list[Line]] = [[block.lines[0]]]
+        number = int(first[0].text)
+        for line in block.lines[1:]:
+            if len(line.words) > 1 and line.words[0].text == str(number + 1):
+                number += 1
+                parts.append([line])
+            else:
+                parts[-1].append(line)
+        if len(parts) > 1:
+            blocks[i:i + 1] = [replace(block, lines=lines, x0=min(l.x0 for l in lines), y0=min(l.y0 for l in lines),
+                                       x1=max(l.x1 for l in lines), y1=max(l.y1 for l in lines)) for lines in parts]
+            marks[i:i + 1] = [_Marks() for _ in parts]
+        i += len(parts)
 
 
 def _block_size(block: Block) -> float:

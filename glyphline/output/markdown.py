@@ -11,7 +11,8 @@ with GitHub's pipe tables:
   or alone is bold (else an empty header row, since a pipe table must have one); a table Markdown cannot hold (one
   column, or mostly empty cells) → one row per line with its cells separated by ` | `;
 - bold and italic words → `**…**` / `*…*`, only for runs shorter than their block (a bold
-  paragraph is the author's style, not emphasis); words under a URI link → `[text](uri)`;
+  paragraph is the author's style, not emphasis); words under a URI link → `[text](uri)`, the
+  punctuation next to them outside the link where it lies outside the link's area;
 - a footnote paired with its mark → `[^N]` at the mark and `[^N]: …` where the note stands;
 - a tagged figure with alt text → `![alt]()` (a placeholder: the text has no image to point to);
 - running headers, footers and page numbers are left out; every page starts with
@@ -156,7 +157,24 @@ def _tokens(lines: list[list[Word]], vocabulary: Vocabulary | None, dehyphenate:
                 space = not no_space_at_line_break(last.text[-1], word.text[0])
             else:
                 space = bool(tokens)
-            tokens.append(_Token(word.text, word.bold, word.italic, word.link, space, word.note))
+            if word.note and word.text == word.note:
+                space = False   # a superscript mark set apart from its word: [^1] follows the word
+            if word.link and word.link_outside != (0, 0):
+                tokens.extend(_link_pieces(word, space))
+            else:
+                tokens.append(_Token(word.text, word.bold, word.italic, word.link, space, word.note))
+    return tokens
+
+
+def _link_pieces(word: Word, space: bool) -> list[_Token]:
+    """A linked word as its punctuation outside the link, the linked text, and the punctuation after it."""
+    lead, trail = word.link_outside
+    end = len(word.text) - trail
+    pieces = [(word.text[:lead], ""), (word.text[lead:end], word.link), (word.text[end:], "")]
+    tokens = [_Token(text, word.bold, word.italic, link, space and not tokens_before, "")
+              for tokens_before, (text, link) in enumerate(piece for piece in pieces if piece[0])]
+    if word.note:   # the footnote mark ends the word: it goes with the piece it ends
+        tokens[-1].note = word.note
     return tokens
 
 
@@ -201,6 +219,8 @@ def _word(token: _Token) -> str:
     if not token.note:
         return escape(token.text)
     at = token.text.rfind(token.note)
+    if at < 0:
+        return escape(token.text)
     return escape(token.text[:at]) + "[^" + token.note + "]" + escape(token.text[at + len(token.note):])
 
 
