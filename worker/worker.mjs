@@ -385,6 +385,7 @@ function snapshotWhenIdle(engine) {
     if (message.stored) {
       timings.snapshot = "taken";
       if (!engine.pool) startPool(engine);
+      post({ type: "timings", timings });
     }
   };
   snapshotter.onmessage = ({ data }) => { if (data.type === "snapshot") done(data); };
