@@ -258,7 +258,9 @@ async function startRuntime(indexURL, local) {
   const plainBoot = async () => startPyodide(loadPyodide, indexURL, { createPyodideModule: await createModule });
   if (BUILD.snapshot || local) {
     try {
-      const pyodide = await restore(local || fetchSnapshot());
+      // a shipped snapshot may be missing: known before the runtime's fetches start, so a normal
+      // boot after it fetches nothing twice (a local one is there, its bytes read alongside)
+      const pyodide = await restore(local || await fetchSnapshot());
       return { pyodide, restored: local ? "local" : "shipped" };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
