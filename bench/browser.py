@@ -143,17 +143,24 @@ def engine_timings(page) -> dict:
     return page.evaluate("() => window.glyphline.status.timings")
 
 
-def start_ups(page, runs: int) -> dict:
-    """Cold start (this page's first visit) then `runs` warm ones: ready times, stages, timings."""
+def start_ups(page, runs: int, profile: Path | None = None) -> dict:
+    """Cold start (this page's first visit) then `runs` warm ones: ready times, stages, timings,
+    and with `profile` the browser's CPU seconds from navigation to ready (cold_cpu, warm_cpu)."""
+    cpu = chromium_cpu(profile) if profile else 0.0
     page.goto(page.site_url)
     cold = wait_ready(page)
+    cold_cpu = chromium_cpu(profile) - cpu if profile else None
     timings = engine_timings(page)
-    found = {"cold": cold, "cold_stages": stages(page, timings), "cold_timings": timings, "snapshot": None, "warm": []}
+    found = {"cold": cold, "cold_stages": stages(page, timings), "cold_timings": timings, "snapshot": None, "warm": [],
+             "cold_cpu": cold_cpu, "warm_cpu": []}
     if timings.get("snapshot") in ("taken", "after-ready"):
         found["snapshot"] = wait_snapshot(page)
     for _ in range(runs):
+        cpu = chromium_cpu(profile) if profile else 0.0
         page.reload()
         ready = wait_ready(page)
+        if profile:
+            found["warm_cpu"].append(chromium_cpu(profile) - cpu)
         timings = engine_timings(page)
         found["warm"].append((ready, stages(page, timings), timings))
     return found
@@ -180,7 +187,8 @@ def start_up_rows(label: str, found: dict) -> list[tuple[str, str]]:
 
 def compare_start_ups(builts: list[Path], runs: int, chromium: str) -> list[tuple[str, str]]:
     """Several built sites' start-ups, measured in turn: `runs` rounds of a cold start and one
-    warm one per site, each site in a persistent profile of its own."""
+    warm one per site, each site in a persistent profile of its own; with the browser's CPU
+    seconds from navigation to ready (on a busy machine the steadier figure)."""
     from playwright.sync_api import sync_playwright
 
     found: list[dict] = [{"cold": [], "warm": []} for _ in builts]
@@ -194,14 +202,15 @@ def compare_start_ups(builts: list[Path], runs: int, chromium: str) -> list[tupl
                 servers.append(StaticServer(root))
             for run in range(runs):
                 for index, server in enumerate(servers):
+                    profile = Path(tmp) / f"profile{index}-{run}"
                     context = driver.chromium.launch_persistent_context(
-                        str(Path(tmp) / f"profile{index}-{run}"), executable_path=chromium, args=CHROMIUM_ARGS)
+                        str(profile), executable_path=chromium, args=CHROMIUM_ARGS)
                     page = context.new_page()
                     page.site_url = server.url + "app/"
-                    measured = start_ups(page, 1)
+                    measured = start_ups(page, 1, profile)
                     found[index]["cold"].append((measured["cold"], measured["cold_stages"],
-                                                 (measured["snapshot"] or {}).get("taken")))
-                    found[index]["warm"].append(measured["warm"][0][:2])
+                                                 (measured["snapshot"] or {}).get("taken"), measured["cold_cpu"]))
+                    found[index]["warm"].append((*measured["warm"][0][:2], None, measured["warm_cpu"][0]))
                     context.close()
         finally:
             for server in servers:
@@ -211,8 +220,10 @@ def compare_start_ups(builts: list[Path], runs: int, chromium: str) -> list[tupl
         for kind in ("cold", "warm"):
             ordered = sorted(runs_found[kind], key=lambda run: run[0])
             median = ordered[len(ordered) // 2]
+            cpu = statistics.median(run[3] for run in runs_found[kind])
             rows.append((f"{built}: {kind} start → ready, median of {len(ordered)}",
-                         f"{median[0]:.0f} ms  (all: {', '.join(f'{r[0]:.0f}' for r in runs_found[kind])})"))
+                         f"{median[0]:.0f} ms  (all: {', '.join(f'{r[0]:.0f}' for r in runs_found[kind])}); "
+                         f"browser CPU seconds to ready, median {cpu:.2f}"))
             if median[1]:
                 rows.append((f"{built}: {kind} stages (median run)", median[1]))
         taken = [run[2] for run in runs_found["cold"] if run[2] is not None]
