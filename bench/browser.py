@@ -1,6 +1,6 @@
 """Browser benchmark: start-up and throughput of the web app, beside pdf.js in the same Chromium.
 
-    .venv/bin/python bench/browser.py [--runs 3] [--docs NAME ...] [--ship-snapshot]
+    .venv/bin/python bench/browser.py [--runs 3] [--docs NAME ...] [--ship-snapshot] [--built DIR ...]
 
 Measures, in one headless Debian Chromium with a persistent profile (a real HTTP cache and the
 service worker, as a returning visitor has them), served by `make run`'s server (Brotli):
@@ -9,6 +9,8 @@ service worker, as a returning visitor has them), served by `make run`'s server 
     the worker took to take and store its memory snapshot for the next visits (unless the
     build shipped one: --ship-snapshot);
   - warm start: reload served by the service worker → "ready" (median of --runs);
+  - for both, when each start-up stage ended (the worker's timings.stages, on the page's clock:
+    ms since navigation start; the warm ones from the median run);
   - drop-to-text: a one-page PDF handed to extractText one second after navigation start, and
     once the converter is ready;
   - pages per second on the longest corpus documents, one worker (workers: 1) and the worker
@@ -19,6 +21,9 @@ service worker, as a returning visitor has them), served by `make run`'s server 
     CPU seconds for each (on a busy machine wall time says little; pages per CPU second is what
     one idle core would give), and from those what 2, 4 and 8 idle cores would give by Amdahl's
     law with this run's serial part (an estimate, not a measure).
+--built DIR measures a site already built (tools/build_site.py --dist DIR) instead of building
+one; given several, their start-ups are measured in turn (cold, then warm runs interleaved), so
+that two revisions meet the same load: the start-up rows only, one set per site.
 Prints one table. A benchmark, not a test: figures depend on the machine's load.
 """
 from __future__ import annotations
@@ -67,11 +72,15 @@ PDFJS_PAGE = """<!doctype html><meta charset="utf-8"><title>pdf.js bench</title>
 </script>"""
 
 
-def build_site(root: Path, ship_snapshot: bool) -> dict:
-    """Builds the app into root/app (and pdf.js beside it); returns the build's FIRST_VISIT."""
-    subprocess.run([sys.executable, str(REPO / "tools" / "build_site.py"), "--dist", str(root / "app"),
-                    *(["--ship-snapshot"] if ship_snapshot else [])],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def build_site(root: Path, ship_snapshot: bool, built: Path | None = None) -> dict:
+    """Builds the app into root/app (or copies `built`, a dist/ made before) with pdf.js beside
+    it; returns the build's FIRST_VISIT."""
+    if built is not None:
+        shutil.copytree(built, root / "app", symlinks=True)
+    else:
+        subprocess.run([sys.executable, str(REPO / "tools" / "build_site.py"), "--dist", str(root / "app"),
+                        *(["--ship-snapshot"] if ship_snapshot else [])],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     source = (root / "app" / "worker" / "build.mjs").read_text(encoding="utf-8")
     first_visit = json.loads(source.split("export const FIRST_VISIT = ")[1].split(";")[0])
     pdfjs = REPO / "node_modules" / "pdfjs-dist"
@@ -113,6 +122,114 @@ OURS = """async ([b64, options]) => {
     const r = await window.glyphline.extractText(bytes, options);
     return { pages: r.pages.length, seconds: r.seconds, pool: r.pool || null };
 }"""
+
+
+def stages(page, timings: dict) -> str:
+    """The worker's start-up stages (timings.stages: ms since the worker started) on the page's
+    clock, ms since navigation start, in order; "" from a build that records none."""
+    if not timings.get("stages"):
+        return ""
+    offset = timings["workerOrigin"] - page.evaluate("() => performance.timeOrigin")
+    page_side = page.evaluate("""() => ({ "page's modules ran": performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
+                                         "worker created": window.glyphline.status.workerCreatedAt })""")
+    ordered = sorted([*((name, value - offset) for name, value in page_side.items() if value),
+                      *timings["stages"].items()], key=lambda item: item[1])
+    return ", ".join(f"{name} {value + offset:.0f}" for name, value in ordered)
+
+
+def engine_timings(page) -> dict:
+    """The worker's timings once the engine is imported (the worker reports that after "ready")."""
+    wait_true(page, "window.glyphline.status.timings && 'import' in window.glyphline.status.timings")
+    return page.evaluate("() => window.glyphline.status.timings")
+
+
+def start_ups(page, runs: int, profile: Path | None = None) -> dict:
+    """Cold start (this page's first visit) then `runs` warm ones: ready times, stages, timings,
+    and with `profile` the browser's CPU seconds from navigation to ready (cold_cpu, warm_cpu)."""
+    cpu = chromium_cpu(profile) if profile else 0.0
+    page.goto(page.site_url)
+    cold = wait_ready(page)
+    cold_cpu = chromium_cpu(profile) - cpu if profile else None
+    timings = engine_timings(page)
+    found = {"cold": cold, "cold_stages": stages(page, timings), "cold_timings": timings, "snapshot": None, "warm": [],
+             "cold_cpu": cold_cpu, "warm_cpu": []}
+    if timings.get("snapshot") in ("taken", "after-ready"):
+        found["snapshot"] = wait_snapshot(page)
+    for _ in range(runs):
+        cpu = chromium_cpu(profile) if profile else 0.0
+        page.reload()
+        ready = wait_ready(page)
+        if profile:
+            found["warm_cpu"].append(chromium_cpu(profile) - cpu)
+        timings = engine_timings(page)
+        found["warm"].append((ready, stages(page, timings), timings))
+    return found
+
+
+def start_up_rows(label: str, found: dict) -> list[tuple[str, str]]:
+    rows = [(f"{label}cold start → ready (first visit, SW install)", f"{found['cold']:.0f} ms  (worker: {found['cold_timings']})")]
+    if found["cold_stages"]:
+        rows.append((f"{label}cold start stages (ms since navigation start)", found["cold_stages"]))
+    snapshot = found["snapshot"]
+    if snapshot:
+        rows.append((f"{label}memory snapshot of the first start: taken | stored in Cache Storage after",
+                     f"{snapshot.get('taken')} | {snapshot.get('ms')} ms, {snapshot.get('bytes') or 0:,} bytes"
+                     + (f"  FAILED: {snapshot.get('error')}" if not snapshot.get("stored") else "")))
+    warm = sorted(found["warm"], key=lambda run: run[0])
+    if warm:
+        ready, warm_stages, timings = warm[len(warm) // 2]
+        rows.append((f"{label}warm start → ready (service worker, median of {len(warm)})",
+                     f"{ready:.0f} ms  (all: {', '.join(f'{run[0]:.0f}' for run in found['warm'])}; worker: {timings})"))
+        if warm_stages:
+            rows.append((f"{label}warm start stages (median run, ms since navigation start)", warm_stages))
+    return rows
+
+
+def compare_start_ups(builts: list[Path], runs: int, chromium: str) -> list[tuple[str, str]]:
+    """Several built sites' start-ups, measured in turn: `runs` rounds of a cold start and one
+    warm one per site, each site in a persistent profile of its own; with the browser's CPU
+    seconds from navigation to ready (on a busy machine the steadier figure)."""
+    from playwright.sync_api import sync_playwright
+
+    found: list[dict] = [{"cold": [], "warm": []} for _ in builts]
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as driver:
+        servers = []
+        try:
+            for index, built in enumerate(builts):
+                root = Path(tmp) / f"site{index}"
+                root.mkdir()
+                shutil.copytree(built, root / "app", symlinks=True)
+                servers.append(StaticServer(root))
+            for run in range(runs):
+                for index, server in enumerate(servers):
+                    profile = Path(tmp) / f"profile{index}-{run}"
+                    context = driver.chromium.launch_persistent_context(
+                        str(profile), executable_path=chromium, args=CHROMIUM_ARGS)
+                    page = context.new_page()
+                    page.site_url = server.url + "app/"
+                    measured = start_ups(page, 1, profile)
+                    found[index]["cold"].append((measured["cold"], measured["cold_stages"],
+                                                 (measured["snapshot"] or {}).get("taken"), measured["cold_cpu"]))
+                    found[index]["warm"].append((*measured["warm"][0][:2], None, measured["warm_cpu"][0]))
+                    context.close()
+        finally:
+            for server in servers:
+                server.stop()
+    rows: list[tuple[str, str]] = []
+    for built, runs_found in zip(builts, found):
+        for kind in ("cold", "warm"):
+            ordered = sorted(runs_found[kind], key=lambda run: run[0])
+            median = ordered[len(ordered) // 2]
+            cpu = statistics.median(run[3] for run in runs_found[kind])
+            rows.append((f"{built}: {kind} start → ready, median of {len(ordered)}",
+                         f"{median[0]:.0f} ms  (all: {', '.join(f'{r[0]:.0f}' for r in runs_found[kind])}); "
+                         f"browser CPU seconds to ready, median {cpu:.2f}"))
+            if median[1]:
+                rows.append((f"{built}: {kind} stages (median run)", median[1]))
+        taken = [run[2] for run in runs_found["cold"] if run[2] is not None]
+        if taken:
+            rows.append((f"{built}: snapshot taken in the background after (ms)", ", ".join(map(str, taken))))
+    return rows
 
 
 def wait_true(page, expression: str, timeout_s: float = 60) -> None:
@@ -192,17 +309,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--docs", nargs="*", default=list(DEFAULT_DOCS), help="corpus/generated folder names")
     parser.add_argument("--ship-snapshot", action="store_true", help="build with the snapshot made at build time")
+    parser.add_argument("--built", nargs="*", type=Path, default=[],
+                        help="measure these built sites (dist/ folders) instead of building; several: start-ups in turn")
     args = parser.parse_args(argv)
     chromium = find_chromium()
     if chromium is None:
         print("Chromium not found (make test installs Debian's chromium)", file=sys.stderr)
         return 2
+    if len(args.built) > 1:
+        rows = compare_start_ups(args.built, args.runs, chromium)
+        width = max(len(label) for label, _ in rows)
+        for label, value in rows:
+            print(f"{label.ljust(width)}  {value}")
+        return 0
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "site"
         root.mkdir()
-        first_visit = build_site(root, args.ship_snapshot)
+        first_visit = build_site(root, args.ship_snapshot, args.built[0] if args.built else None)
         server = StaticServer(root)
         rows: list[tuple[str, str]] = [
             ("first visit, bytes raw | gzip | brotli (build report)",
@@ -214,22 +339,10 @@ def main(argv: list[str] | None = None) -> int:
                 context = driver.chromium.launch_persistent_context(
                     str(Path(tmp) / "profile"), executable_path=chromium, args=CHROMIUM_ARGS)
                 page = context.new_page()
-                page.goto(server.url + "app/")
-                cold = wait_ready(page)
-                timings = page.evaluate("() => window.glyphline.status.timings")
-                rows.append(("cold start → ready (first visit, SW install)", f"{cold:.0f} ms  (worker: {timings})"))
-                if timings.get("snapshot") == "taken":
-                    snapshot = wait_snapshot(page)
-                    rows.append(("memory snapshot of the first start: stored in Cache Storage after",
-                                 f"{snapshot.get('ms')} ms, {snapshot.get('bytes') or 0:,} bytes"
-                                 + (f"  FAILED: {snapshot.get('error')}" if not snapshot.get("stored") else "")))
-                warm = []
-                for _ in range(args.runs):
-                    page.reload()
-                    warm.append(wait_ready(page))
-                    timings = page.evaluate("() => window.glyphline.status.timings")
-                rows.append((f"warm start → ready (service worker, median of {args.runs})",
-                             f"{statistics.median(warm):.0f} ms  (worker: {timings})"))
+                page.site_url = server.url + "app/"
+                found = start_ups(page, args.runs)
+                rows += start_up_rows("", found)
+                timings = found["warm"][-1][2]
                 drops = []
                 for _ in range(args.runs):
                     page.reload()

@@ -33,6 +33,7 @@ class Status extends EventTarget {
     this.total = 0;
     this.timings = null;
     this.message = null;
+    this.workerCreatedAt = null; // performance.now() when the worker was created (start-up benchmarks)
     this.readyAt = null; // performance.now() when the worker said ready (start-up benchmarks)
     this.snapshot = null; // after a first start: {stored, bytes, ms} of the snapshot kept for the next visit
   }
@@ -55,6 +56,7 @@ let current = null; // the job the worker is converting
 
 function startWorker() {
   worker = new Worker(WORKER_URL, { type: "module", name: "glyphline" });
+  status.workerCreatedAt = performance.now();
   let resolveReady;
   let rejectReady;
   readyPromise = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
@@ -70,8 +72,11 @@ function startWorker() {
         status.update({ state: "ready", stage: null, timings: message.timings, readyAt: performance.now() });
         resolveReady();
         break;
+      case "timings": // the start-up's last stages, after "ready"
+        status.update({ timings: message.timings });
+        break;
       case "snapshot":
-        status.update({ snapshot: { stored: message.stored, bytes: message.bytes, ms: message.ms, error: message.error } });
+        status.update({ snapshot: { stored: message.stored, bytes: message.bytes, taken: message.taken, ms: message.ms, error: message.error } });
         break;
       case "fatal":
         status.update({ state: "failed", message: message.message });

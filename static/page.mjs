@@ -49,7 +49,13 @@ function announceUpdates(registration) {
 
 async function serviceWorkerControl() {
   if (!("serviceWorker" in navigator)) return; // plain http on a LAN address: no offline, still works
-  const registration = await navigator.serviceWorker.register("./sw.js");
+  const registering = navigator.serviceWorker.register("./sw.js");
+  // a returning visit is controlled already: the converter starts now, beside the update check
+  if (navigator.serviceWorker.controller) {
+    registering.then(announceUpdates, (error) => console.warn("Glyphline: no update check:", error));
+    return;
+  }
+  const registration = await registering;
   announceUpdates(registration);
   if (navigator.serviceWorker.controller) return;
   await new Promise((resolve) => {

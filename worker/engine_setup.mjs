@@ -1,5 +1,5 @@
 // How the engine goes into a Pyodide: the one boot sequence, shared by the app's worker
-// (worker.mjs) and the two snapshot builders (tools/pyodide_build.mjs in Node,
+// (worker.mjs, whose snapshotter takes the visitor's snapshot) and the two snapshot builders (tools/pyodide_build.mjs in Node,
 // tools/browser_snapshot.py in Chromium), so a snapshot holds the heap the worker would build.
 
 export const APP_MODULE = "glyphline_app"; // app.py's module name inside Pyodide
@@ -28,8 +28,8 @@ export function installApp(pyodide, appSource) {
 
 // The snapshot builders' sequence: a snapshot-making Pyodide with the wheels and app.py
 // installed and the engine imported (preimport: tools/snapshot_imports.py)
-export async function bootForSnapshot(loadPyodide, indexURL, wheels, appSource, preimport) {
-  const pyodide = await startPyodide(loadPyodide, indexURL, { _makeSnapshot: true });
+export async function bootForSnapshot(loadPyodide, indexURL, wheels, appSource, preimport, extra = {}) {
+  const pyodide = await startPyodide(loadPyodide, indexURL, { ...extra, _makeSnapshot: true });
   unpackWheels(pyodide, wheels);
   installApp(pyodide, appSource);
   pyodide.runPython(preimport);

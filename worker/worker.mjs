@@ -8,8 +8,12 @@
 //   (OCR's second pass is "convert" with ocrWords: {key: [{text, bbox, confidence, line, baseline, size}]})
 //   worker → page  {type: "loading", stage, done, total}        start-up: bytes of the boot files so far
 //   worker → page  {type: "ready", timings, canPause} | {type: "fatal", message}
-//   worker → page  {type: "snapshot", stored, bytes, ms} | {type: "snapshot", stored: false, error}
+//   worker → page  {type: "snapshot", stored, bytes, taken, ms} | {type: "snapshot", stored: false, error}
 //                  after a first start, when the memory snapshot for the next visits is stored
+//                  (taken by this same script started under SNAPSHOTTER_NAME once this one is
+//                  ready and idle, so that the snapshot costs the first start nothing)
+// timings.stages: when each start-up stage ended, in ms since this worker started
+// (timings.workerOrigin: its performance.timeOrigin, to place them on the page's clock).
 //   worker → page  {type: "progress", id, page, pages}          after every page
 //   worker → page  {type: "result", id, text, pages, pageCount, ..., pool?: {workers, replaced}}
 //                  | {type: "error", id, kind, message} | {type: "cancelled", id}
@@ -18,7 +22,7 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import aesjs from "../vendor/aes-js.mjs";
 import { BUILD } from "./build.mjs";
-import { APP_MODULE, exposeAes, installApp, startPyodide, unpackWheels } from "./engine_setup.mjs";
+import { APP_MODULE, bootForSnapshot, exposeAes, installApp, startPyodide, unpackWheels } from "./engine_setup.mjs";
 import { HELPER_NAME, Pool, poolSize } from "./pool.mjs";
 
 exposeAes(aesjs);
@@ -31,19 +35,28 @@ self.glyphlineYield = () => new Promise((resolve) => {
 
 const SITE = new URL("../", import.meta.url);
 const PROGRESS_INTERVAL_MS = 100; // "loading" messages while bytes stream in, at most this often
+const IDLE_RETRY_MS = 50; // background work that found a conversion running looks again after this
 // The memory snapshot taken on this machine after a normal boot (when the build ships none): kept
 // in Cache Storage under a URL named by the build's id, so a new build never restores an old one
 const SNAPSHOT_CACHE = "glyphline-snapshot"; // sw.js leaves this cache alone when it cleans up
 const LOCAL_SNAPSHOT_URL = new URL(`snapshot/local-${BUILD.id}.snap`, SITE).href;
 const SNAPSHOT_IMPORTS = "glyphline_snapshot_imports"; // every engine module, as the build's snapshot has them
 const IS_HELPER = self.name === HELPER_NAME;
-const timings = {};
+const SNAPSHOTTER_NAME = "glyphline-snapshotter";
+const IS_SNAPSHOTTER = self.name === SNAPSHOTTER_NAME;
+const stages = {};
+const timings = { workerOrigin: performance.timeOrigin, stages };
 const cancelled = new Set();
 const queue = [];
 let busy = false;
 
 function post(message, transfer) {
   self.postMessage(message, transfer || []);
+}
+
+// the end of a start-up stage, in ms since this worker started (the first time only)
+function stamp(stage) {
+  if (!(stage in stages)) stages[stage] = Math.round(performance.now());
 }
 
 // ---------------------------------------------------------------- start-up progress
@@ -92,10 +105,24 @@ function addBytes(count) {
   reportLoading(loading.done >= loading.total);
 }
 
+// A boot file the service worker has cached is read from Cache Storage here, without the round
+// trip through the service worker's fetch event (which may first have to start that worker, then
+// streams the body across to this one); anything else, or a miss, is an ordinary fetch.
+async function cachedBootFile(path, init) {
+  if (!self.caches || (init && init.method && init.method !== "GET")) return null;
+  try {
+    const hit = await caches.match(new URL(path, SITE).href, { ignoreSearch: true });
+    return hit && hit.ok ? hit : null;
+  } catch {
+    return null; // storage blocked: the network path below
+  }
+}
+
 const nativeFetch = self.fetch.bind(self);
 self.fetch = async (input, init) => {
-  const response = await nativeFetch(input, init);
   const path = sitePath(input);
+  const cached = path !== null && path in BUILD.files ? await cachedBootFile(path, init) : null;
+  const response = cached || await nativeFetch(input, init);
   if (!loading.active || path === null || !(path in BUILD.files) || !response.ok || !response.body) return response;
   arrived(path);
   // a copy is read just to count its chunks as they arrive; the caller keeps the original
@@ -103,6 +130,7 @@ self.fetch = async (input, init) => {
   const reader = response.clone().body.getReader();
   (async () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) addBytes(chunk.value.byteLength);
+    stamp(`fetched ${path}`);
   })().catch(() => {});
   return response;
 };
@@ -110,6 +138,7 @@ self.fetch = async (input, init) => {
 // a module import is not a fetch: its bytes count when it has arrived
 async function importCounted(path) {
   const module = await import(new URL(path, SITE).href);
+  stamp(`imported ${path}`);
   arrived(path);
   addBytes(BUILD.files[path] || 0);
   return module;
@@ -135,13 +164,20 @@ async function fetchSnapshot() {
   return new Uint8Array(raw);
 }
 
-// the snapshot an earlier visit took on this machine, or null (none yet, or no Cache Storage)
+// the snapshot an earlier visit took on this machine, or null (none yet, or no Cache Storage):
+// found at once, its bytes a promise, read while Pyodide fetches and compiles its runtime
 async function localSnapshot() {
   if (BUILD.snapshot || !self.caches) return null;
   try {
     const cache = await caches.open(SNAPSHOT_CACHE);
     const response = await cache.match(LOCAL_SNAPSHOT_URL);
-    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+    if (!response) return null;
+    const bytes = response.arrayBuffer().then((buffer) => {
+      stamp("snapshot read");
+      return new Uint8Array(buffer);
+    });
+    bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
+    return bytes;
   } catch {
     return null; // storage blocked (private mode, quota): boot normally
   }
@@ -154,37 +190,49 @@ async function forgetLocalSnapshots() {
   } catch {} // nothing to forget
 }
 
-// The first start takes the memory snapshot for the next visits: every engine module imported
-// (as the build's snapshot has them, so nothing is left to import from files a restore does not
-// bring back), then the heap. Storing it in Cache Storage happens in the background; older
-// builds' snapshots are dropped first.
-async function takeSnapshot(pyodide) {
-  const source = await (await self.fetch(new URL(`worker/${SNAPSHOT_IMPORTS}.py`, SITE))).text();
-  pyodide.runPython(source);
-  return pyodide.makeMemorySnapshot();
+async function fetchText(path) {
+  const response = await self.fetch(new URL(path, SITE));
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.text();
 }
 
-async function storeLocalSnapshot(bytes) {
+// The snapshotter (this script under SNAPSHOTTER_NAME, started by a first start once it is
+// ready): a Pyodide of its own that records how Python reaches JS objects (which breaks some
+// calls, e.g. aes-js: "Cannot create proxy with a non-object", so the converting worker never is
+// one), the engine installed and every module imported (as the build's snapshot has them, so
+// nothing is left to import from files a restore does not bring back), then the heap, stored in
+// Cache Storage after older builds' snapshots are dropped. Its one message: {type: "snapshot"}.
+async function takeLocalSnapshot() {
+  loading.active = false; // nobody shows this worker's bytes
   const start = performance.now();
   try {
+    const [createPyodideModule, wheels, appSource, preimport] = await Promise.all([
+      import("../pyodide/pyodide.asm.mjs").then((module) => module.default),
+      Promise.all(BUILD.wheels.map(fetchWheel)), fetchText("app.py"), fetchText(`worker/${SNAPSHOT_IMPORTS}.py`),
+    ]);
+    const indexURL = new URL("pyodide/", SITE).href;
+    const pyodide = await bootForSnapshot(loadPyodide, indexURL, wheels, appSource, preimport, { createPyodideModule });
+    const bytes = pyodide.makeMemorySnapshot();
+    const taken = Math.round(performance.now() - start);
+    const storing = performance.now();
     await forgetLocalSnapshots();
     const cache = await caches.open(SNAPSHOT_CACHE);
     await cache.put(LOCAL_SNAPSHOT_URL, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-    timings.snapshotStored = Math.round(performance.now() - start);
-    post({ type: "snapshot", stored: true, bytes: bytes.byteLength, ms: timings.snapshotStored });
+    post({ type: "snapshot", stored: true, bytes: bytes.byteLength, taken, ms: Math.round(performance.now() - storing) });
   } catch (error) {
-    timings.snapshotStoreError = String(error && error.message || error);
-    post({ type: "snapshot", stored: false, error: timings.snapshotStoreError });
+    post({ type: "snapshot", stored: false, error: String(error && error.message || error) });
   }
 }
 
 // Pyodide's wasm exports a memory of fixed initial size (480 pages) and ignores INITIAL_MEMORY,
 // but a snapshot taken after importing the engine holds a larger heap: grow the memory through
-// malloc (which updates the runtime's views) before Pyodide copies the heap back.
-function growingModuleFactory(createModule, heapBytes) {
+// malloc (which updates the runtime's views) before Pyodide copies the heap back. loadPyodide
+// sets INITIAL_MEMORY to the snapshot's length (its heap and a small header) before it calls this.
+function growingModuleFactory(createModulePromise) {
   const chunk = 1 << 20;
   return async (moduleArg) => {
-    const module = await createModule(moduleArg);
+    const heapBytes = moduleArg.INITIAL_MEMORY;
+    const module = await (await createModulePromise)(moduleArg);
     for (let i = 0; module.HEAP8.length < heapBytes && i < heapBytes / chunk + 16; i++) module._malloc(chunk);
     if (module.HEAP8.length < heapBytes) throw new Error("could not grow the memory for the snapshot");
     return module;
@@ -202,18 +250,18 @@ const BOOT_FILES = [...BUILD.wheels.map((name) => `wheels/${name}`), "app.py"];
 async function startRuntime(indexURL, local) {
   // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it again
   const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
-  const restore = async (snapshot) => {
-    const header = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4); // [magic, header bytes, ...]
-    const createPyodideModule = growingModuleFactory(await createModule, snapshot.byteLength - header[1]);
-    return startPyodide(loadPyodide, indexURL, { _loadSnapshot: snapshot, createPyodideModule });
-  };
-  const plainBoot = async (makeSnapshot) => startPyodide(loadPyodide, indexURL, {
-    createPyodideModule: await createModule, _makeSnapshot: makeSnapshot,
+  // the snapshot (bytes, or the promise of them) is awaited by loadPyodide after it has started
+  // fetching the wasm, the stdlib and the lock file, so the reads overlap
+  const restore = (snapshot) => startPyodide(loadPyodide, indexURL, {
+    _loadSnapshot: snapshot, createPyodideModule: growingModuleFactory(createModule),
   });
+  const plainBoot = async () => startPyodide(loadPyodide, indexURL, { createPyodideModule: await createModule });
   if (BUILD.snapshot || local) {
     try {
+      // a shipped snapshot may be missing: known before the runtime's fetches start, so a normal
+      // boot after it fetches nothing twice (a local one is there, its bytes read alongside)
       const pyodide = await restore(local || await fetchSnapshot());
-      return { pyodide, restored: local ? "local" : "shipped", restore, plainBoot };
+      return { pyodide, restored: local ? "local" : "shipped" };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
       if (local) await forgetLocalSnapshots(); // damaged or stale: the normal boot below replaces it
@@ -222,9 +270,9 @@ async function startRuntime(indexURL, local) {
       reportLoading(true);
     }
   }
-  // a boot that is to be snapshotted (Pyodide then records how Python reaches JS objects)
-  const snapshotAfter = !BUILD.snapshot && Boolean(self.caches) && !IS_HELPER; // a helper leaves it to the first worker
-  return { pyodide: await plainBoot(snapshotAfter), restored: null, snapshotAfter, restore, plainBoot };
+  // a start with no snapshot to restore has one taken once it is ready (a helper leaves that to the first worker)
+  const snapshotAfter = !BUILD.snapshot && Boolean(self.caches) && !IS_HELPER;
+  return { pyodide: await plainBoot(), restored: null, snapshotAfter };
 }
 
 async function fetchWheel(name) {
@@ -233,66 +281,43 @@ async function fetchWheel(name) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function installEngine(pyodide, wheels, appSource) {
+function installEngine(pyodide, wheels, appSource) {
   unpackWheels(pyodide, wheels);
   installApp(pyodide, appSource);
+  stamp("engine installed");
 }
 
 async function boot() {
-  // first, so that the bar's total is right from its first message
+  // first, so that the bar's total is right from its first message (only the look-up: the
+  // snapshot's bytes are read while the runtime loads)
   const local = BUILD.snapshot ? null : await timed("snapshotRead", localSnapshot);
+  stamp("snapshot looked up");
   plan(RUNTIME_FILES);
   if (BUILD.snapshot) plan([`snapshot/${BUILD.snapshot}`]);
   else if (!local) plan(BOOT_FILES);
   setStage("runtime");
+  // with no snapshot to restore, the engine's files come in beside the runtime
+  const engineFiles = () => Promise.all([Promise.all(BUILD.wheels.map(fetchWheel)), fetchText("app.py")]);
+  const early = BUILD.snapshot || local ? null : engineFiles();
+  if (early) early.catch(() => {}); // awaited below; a runtime that fails first leaves it unheard
   const indexURL = new URL("pyodide/", SITE).href;
   const runtime = await timed("runtime", () => startRuntime(indexURL, local));
-  let pyodide = runtime.pyodide;
+  stamp("runtime");
+  const pyodide = runtime.pyodide;
   timings.restored = Boolean(runtime.restored);
-  timings.snapshot = runtime.restored || "none";
+  timings.snapshot = runtime.restored || (runtime.snapshotAfter ? "after-ready" : "none");
   if (runtime.restored) {
     // the start-up's bytes are all in: the background wheels below are not part of the bar
     timings.bootFiles = loading.fetched.slice();
     timings.bootBytes = loading.done;
     loading.active = false;
-    // the heap came back with every engine module imported (the build imports them all), the
-    // file system did not: the wheels' files are put back in the background, for anything that
-    // still reads them, without holding up "ready" or the first file
-    const start = performance.now();
-    Promise.all(BUILD.wheels.map(fetchWheel)).then((wheels) => {
-      unpackWheels(pyodide, wheels);
-      timings.packages = Math.round(performance.now() - start);
-    }).catch((error) => { timings.packagesError = String(error); });
   } else {
     setStage("packages");
     // unpacked, not loadPackage(): that one records the packages in Pyodide's JS state, which a
     // memory snapshot cannot hold ("Unexpected hiwire entry"); the wheels are pure Python
-    const wheels = await timed("packages", () => Promise.all(BUILD.wheels.map(fetchWheel)));
+    const [wheels, appSource] = await timed("packages", () => early || engineFiles());
     setStage("engine");
-    const appSource = await (await self.fetch(new URL("app.py", SITE))).text();
-    await installEngine(pyodide, wheels, appSource);
-    if (runtime.snapshotAfter) {
-      // every byte is in; the restore below reads the runtime's files again (from the cache),
-      // which must not count twice
-      timings.bootFiles = loading.fetched.slice();
-      timings.bootBytes = loading.done;
-      loading.active = false;
-      // The snapshotting instance reaches JS through Pyodide's recording proxy, which breaks some
-      // calls (aes-js: "Cannot create proxy with a non-object"), so this visit, too, runs on a
-      // fresh instance restored from the snapshot it just took; a failure means a plain boot.
-      try {
-        const snapshot = await timed("snapshotTaken", () => takeSnapshot(pyodide));
-        pyodide = await timed("snapshotRestored", () => runtime.restore(snapshot));
-        await installEngine(pyodide, wheels, appSource); // the files, for anything that reads them
-        timings.snapshot = "taken";
-        storeLocalSnapshot(snapshot); // in the background; the page hears {type: "snapshot"}
-      } catch (error) {
-        timings.snapshotStoreError = String(error && error.message || error);
-        post({ type: "snapshot", stored: false, error: timings.snapshotStoreError });
-        pyodide = await runtime.plainBoot(false);
-        await installEngine(pyodide, wheels, appSource);
-      }
-    }
+    installEngine(pyodide, wheels, appSource);
   }
   if (loading.active) {
     timings.bootFiles = loading.fetched.slice();
@@ -300,17 +325,76 @@ async function boot() {
     loading.active = false;
   }
   timings.bootTotal = loading.total;
-  const app = await timed("import", () => pyodide.pyimport(APP_MODULE));
+  timings.canPause = await canPause(pyodide);
+  // the heap came back with every engine module imported and its data read (the snapshot's
+  // imports: snapshot_imports.py), the file system did not: the wheels' files are put back once
+  // this worker is idle, for anything that still reads them, never ahead of "ready" or a file
+  return { pyodide, app: null, pool: null, snapshotAfter: runtime.snapshotAfter, filesMissing: Boolean(runtime.restored) };
+}
+
+// The engine's import, right after "ready" (a restored heap has it already, a normal boot spends a
+// few hundred ms on it, which a file dropped at once waits for rather than the page's "ready")
+function importEngine(engine) {
+  const start = performance.now();
+  const app = engine.pyodide.pyimport(APP_MODULE);
+  timings.import = Math.round(performance.now() - start);
+  stamp("engine imported");
   app.use_site_cmaps(new URL("cmaps/", SITE).href, BUILD.cmaps || []);
   app.use_site_wordlists(new URL("wordlists/", SITE).href);
-  timings.canPause = await canPause(pyodide);
   app.set_pause_supported(timings.canPause);
-  // helpers start from the memory snapshot this worker started from (or just took), in about a
-  // second; without one each would boot for seconds, longer than most documents take
-  const pooled = !IS_HELPER && timings.snapshot !== "none";
-  timings.poolSize = pooled ? poolSize() : 1;
-  const pool = pooled ? new Pool(new URL(import.meta.url), timings.poolSize, poolCalls(pyodide, app)) : null;
-  return { pyodide, app, pool };
+  engine.app = app;
+  // helpers start from the memory snapshot this worker started from (or, on a first start, the
+  // one taken once it is ready), in about a second; without one each would boot for seconds,
+  // longer than most documents take
+  if (!IS_HELPER && timings.snapshot !== "none" && timings.snapshot !== "after-ready") startPool(engine);
+  else timings.poolSize = 1;
+  post({ type: "timings", timings });
+  return engine;
+}
+
+function startPool(engine) {
+  timings.poolSize = poolSize();
+  engine.pool = new Pool(new URL(import.meta.url), timings.poolSize, poolCalls(engine.pyodide, engine.app));
+}
+
+// After a restore: the wheels' files, unpacked while no file is converting (the unpacking holds
+// this worker's thread; the fetches do not)
+let restoringFiles = false;
+function restoreFilesWhenIdle(engine) {
+  if (!engine.filesMissing || restoringFiles || busy || queue.length) return;
+  restoringFiles = true;
+  const start = performance.now();
+  Promise.all(BUILD.wheels.map(fetchWheel)).then(async (wheels) => {
+    while (busy || queue.length) await new Promise((resolve) => setTimeout(resolve, IDLE_RETRY_MS));
+    unpackWheels(engine.pyodide, wheels);
+    engine.filesMissing = false;
+    timings.packages = Math.round(performance.now() - start);
+    stamp("wheels unpacked");
+  }).catch((error) => { timings.packagesError = String(error); });
+}
+
+// After a first start: the snapshotter takes the memory snapshot for the next visits once this
+// worker is ready and has no file to convert (it boots a Pyodide of its own, seconds of CPU that
+// would otherwise slow a conversion); then the pool can start helpers from it.
+let snapshotter = null;
+function snapshotWhenIdle(engine) {
+  if (!engine.snapshotAfter || snapshotter || busy || queue.length) return;
+  snapshotter = new Worker(new URL(import.meta.url), { type: "module", name: SNAPSHOTTER_NAME });
+  const done = (message) => {
+    snapshotter.terminate();
+    engine.snapshotAfter = false;
+    post(message);
+    if (message.stored) {
+      timings.snapshot = "taken";
+      if (!engine.pool) startPool(engine);
+      post({ type: "timings", timings });
+    }
+  };
+  snapshotter.onmessage = ({ data }) => { if (data.type === "snapshot") done(data); };
+  snapshotter.onerror = (event) => {
+    event.preventDefault();
+    done({ type: "snapshot", stored: false, error: event.message || "the snapshotter failed" });
+  };
 }
 
 // this worker's side of the pool (pool.mjs calls these; app.py's pool_* functions)
@@ -347,10 +431,25 @@ async function canPause(pyodide) {
   }
 }
 
-const booting = boot().then(
-  (engine) => { post({ type: "ready", timings, canPause: timings.canPause }); return engine; },
+// started: the runtime and the engine's files are in ("ready"); then engineReady: imported
+const started = IS_SNAPSHOTTER ? new Promise(() => {}) : boot().then(
+  (engine) => {
+    stamp("ready");
+    post({ type: "ready", timings, canPause: timings.canPause });
+    return engine;
+  },
   (error) => { post({ type: "fatal", message: String(error && error.message || error) }); throw error; },
 );
+const booting = started.then((engine) => {
+  try {
+    return importEngine(engine);
+  } catch (error) {
+    post({ type: "fatal", message: String(error && error.message || error) });
+    throw error;
+  }
+});
+booting.then((engine) => setTimeout(() => whenIdle(engine)), () => {}); // after a file posted with the start
+if (IS_SNAPSHOTTER) takeLocalSnapshot();
 
 async function convert(engine, job) {
   const { pyodide, app } = engine;
@@ -409,6 +508,12 @@ async function pump() {
   } finally {
     busy = false;
   }
+  booting.then(whenIdle, () => {});
+}
+
+function whenIdle(engine) {
+  restoreFilesWhenIdle(engine);
+  snapshotWhenIdle(engine);
 }
 
 // ---------------------------------------------------------------- a helper's side of the pool
