@@ -421,10 +421,10 @@ def _analyse_page(document: Document, number: int, doc_stats=None, order: str = 
         layout.dropped = page.dropped
         failure.append(warning("layout-failed", page=number, reason=short_error(exc)))
     if page.ocr is not None:
-        from .content.ocr import attach_confidence
+        from .layout.ocr_confidence import attach_confidence
 
         layout.ocr = page.ocr
-        attach_confidence(layout, page.ocr)
+        attach_confidence(layout, page.ocr.boxes)
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings] + failure
     return layout, warnings, page.rotation
 
