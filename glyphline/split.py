@@ -11,7 +11,7 @@ from typing import Callable
 
 from .document import fewer_collections
 from .document import open as open_document
-from .extract import CancelSignal, Result, _analyse, _check_cancel, _styled, finish_document, select_pages
+from .extract import CancelSignal, Result, _analyse, _check_cancel, analysis_needs, finish_document, select_pages
 from .limits import Limits
 from .options import ExtractOptions
 from .output import renderer
@@ -28,6 +28,7 @@ class SplitExtraction:
         self.document = open_document(data, password=options.password, limits=limits,
                                       annotations=options.annotations)
         self.numbers, self._selection_warnings = select_pages(options.pages, self.document.page_count)
+        self._needs = analysis_needs(options)
         self._pages: dict[int, Analysed] = {}
 
     def analyse(self, numbers: list[int], on_page: Callable[[], object] | None = None,
@@ -35,8 +36,7 @@ class SplitExtraction:
         """Analyses these pages here and keeps them; `on_page` after each, `cancel` checked before each."""
         for number in numbers:
             _check_cancel(cancel)
-            self._pages[number] = _analyse(self.document, number, order=self.options.order,
-                                           styled=_styled(self.options))
+            self._pages[number] = _analyse(self.document, number, needs=self._needs)
             if on_page is not None:
                 on_page()
 

@@ -8,7 +8,9 @@ from pypdf.generic import DictionaryObject, IndirectObject
 
 from glyphline import extract_text
 from glyphline.document import open as open_document
+from glyphline.extract import _analyse, analysis_needs
 from glyphline.layout.tagged import MAX_EXTRA_UPWARD_MOVES
+from glyphline.layout.model import AnalysisNeeds
 from glyphline.options import ExtractOptions
 from glyphline.structure import MAX_STRUCT_DEPTH, _PlainObjects, read_structure
 from tests.pdfbuilder import PdfBuilder, Raw, Ref, marked
@@ -124,9 +126,7 @@ def test_web_options_carry_the_order():
 # ----------------------------------------------------------------------------- roles on the layout
 
 def layout_of(data: bytes, order: str = "auto"):
-    from glyphline.extract import _analyse
-
-    return _analyse(open_document(data), 1, order=order)[0]
+    return _analyse(open_document(data), 1, needs=AnalysisNeeds(order=order))[0]
 
 
 def test_blocks_carry_their_role_path_and_language():
@@ -326,3 +326,17 @@ def test_elements_that_are_not_plain_are_left_to_pypdf():
     plain = _PlainObjects(reader)
     for ref in refs:
         assert plain._plain(ref.num, 0) is None
+
+
+def test_words_name_their_element_only_when_the_output_reads_them():
+    """Blocks always take their element (it orders them); words only for Markdown and kept
+    layouts (extract.analysis_needs), so plain text skips the per-word work."""
+    def words(needs):
+        layout = _analyse(open_document(stacked([0, 1, 2])), 1, needs=needs)[0]
+        assert all(block.tag is not None for block in layout.blocks)
+        return [word for block in layout.blocks for line in block.lines for word in line.words]
+
+    assert all(word.tag is None for word in words(analysis_needs(ExtractOptions())))
+    assert all(word.tag is not None for word in words(analysis_needs(ExtractOptions(mode="markdown"))))
+    assert all(word.tag is not None for word in words(analysis_needs(ExtractOptions(), keep_layouts=True)))
+    assert analysis_needs(ExtractOptions(order="tags")).order == "tags"

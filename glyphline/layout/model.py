@@ -16,6 +16,17 @@ if TYPE_CHECKING:   # a tagged PDF's structure is read only when the document ha
     from ..structure import Tag
 
 
+@dataclass(frozen=True, slots=True)
+class AnalysisNeeds:
+    """What the outputs will read of a page's analysis, so the layout does only that work. Made
+    once per extraction from the options and the mode (extract.analysis_needs)."""
+
+    order: str = "geometry"   # reading order: auto | geometry | tags (layout.tagged; not geometry: the tree is read)
+    styled: bool = False      # the words take bold, italic and link URIs (Markdown, kept layouts)
+    word_tags: bool = False   # each word names its structure element (Markdown regroups a tagged page by them)
+    # (the layout inspector's needs come with the page: the document opened with inspect=True logs its drops)
+
+
 class Word(NamedTuple):
     """A NamedTuple like Glyph: a book makes ~250 per page, and a frozen dataclass's __init__
     costs ~4 µs more per record (15 % of a whole extraction). Change one with _replace()."""
