@@ -211,11 +211,14 @@ class _TreeReader:
 
 # PDF name characters other than the delimiters and '#' (an escape: such names are left to pypdf)
 _NAME_CHARS = re.escape(bytes(c for c in range(0x21, 0x7F) if c not in b"()<>[]{}/%#"))
-_DELIMITED = rb"(?=[\s()<>\[\]{}/%]|$)"
-# one token of a plain element, after optional whitespace: a reference, an integer, a name, [ or ]
-_PLAIN_TOKEN = re.compile(rb"\s*(?:(\d+)\s+(\d+)\s+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
+_SPACE = b" \t\n\r\x0c"   # white space every pypdf reader skips alike (NUL and VT are left to pypdf)
+_S = rb"[" + _SPACE + rb"]"
+_DELIMITED = rb"(?=[" + _SPACE + rb"()<>\[\]{}/%]|\Z)"
+# one token of a plain element, after optional white space: a reference, an integer, a name, [ or ]
+_PLAIN_TOKEN = re.compile(_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
                           + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\]))")
-_PLAIN_OBJECT = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj\s*<<(.*?)>>\s*endobj", re.S)
+_PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<(.*?)>>" + _S + rb"*endobj",
+                           re.S)
 
 
 class _PlainObjects:
@@ -273,7 +276,7 @@ class _PlainDictionary(dict):
 def _plain_dictionary(body: bytes, pdf: Any) -> _PlainDictionary | None:
     """The entries of a plain dictionary's body, as pypdf reads them (the first of a repeated key
     wins), or None when anything in it is not plain."""
-    if _PLAIN_TOKEN.sub(b"", body).strip():   # something between the tokens: not plain
+    if _PLAIN_TOKEN.sub(b"", body).strip(_SPACE):   # something between the tokens: not plain
         return None
     values: list = []
     stack: list[list] = []

@@ -259,7 +259,7 @@ def test_the_command_line_takes_the_order(tmp_path, capsysbinary):
 # nested dictionaries, booleans, null).
 _ODD_VALUES = [Raw(b"1.5"), Raw(b"/A#20B"), Raw(b"(text)"), Raw(b"<FEFF0041>"), Raw(b"% note\n/N"),
                Raw(b"<< /MCID 3 >>"), Raw(b"true"), Raw(b"null"), Raw(b"[1 [2 /X] 3]"), Raw(b"-7"),
-               Raw(b"/Odd+Name.1"), Raw(b"[ ]"), Raw(b"+4"), Raw(b"007")]
+               Raw(b"/Odd+Name.1"), Raw(b"[ ]"), Raw(b"+4"), Raw(b"007"), Raw(b"\x0b5"), Raw(b"\x000")]
 
 
 def _random_tagged_document(rng: random.Random, object_streams: bool) -> bytes:
@@ -321,7 +321,8 @@ def test_plain_element_values_equal_pypdfs():
 def test_elements_that_are_not_plain_are_left_to_pypdf():
     b = PdfBuilder()
     refs = [b.add(Raw(body)) for body in (b"<< /Alt (a) >>", b"<< /K 1.5 >>", b"<< /S /A#20B >>",
-                                          b"<< /K [1 >>", b"<< /K ] >>", b"<< /K >>", b"<< /A << /B 1 >> >>")]
+                                          b"<< /K [1 >>", b"<< /K ] >>", b"<< /K >>", b"<< /A << /B 1 >> >>",
+                                          b"<< /K\x0b0 >>", b"<< /K +1 0 R >>", b"<< /K 1 0 R5 >>", b"<< /K 1 0 RG >>")]
     reader = open_document(b.build())._reader
     plain = _PlainObjects(reader)
     for ref in refs:
