@@ -20,7 +20,7 @@ from ..glyph import VERTICAL, DropLog, Glyph
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
-from .model import AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
+from .model import WORD_SIZE, WORD_TEXT, AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
 
@@ -87,8 +87,16 @@ def stats_evidence(layout: PageLayout) -> tuple[dict[int, list[float]], dict[flo
     by_size: dict[float, int] = {}   # exact sizes first: a page has a few, its words thousands
     for block in layout.blocks:
         for line in block.lines:
-            for w in line.words:
-                by_size[w.size] = by_size.get(w.size, 0) + len(w.text)
+            words = line.words
+            if not words:
+                continue
+            sizes = list(map(WORD_SIZE, words))
+            size = sizes[0]
+            if sizes.count(size) == len(sizes):   # the usual line, one size: counted in C
+                by_size[size] = by_size.get(size, 0) + sum(map(len, map(WORD_TEXT, words)))
+            else:
+                for size, text in zip(sizes, map(WORD_TEXT, words)):
+                    by_size[size] = by_size.get(size, 0) + len(text)
     size_weight: dict[float, int] = {}
     for size, chars in by_size.items():   # in the order met, so a rounded size keeps its first place
         size_weight[round(size, 1)] = size_weight.get(round(size, 1), 0) + chars

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:   # a tagged PDF's structure is read only when the document has one
@@ -46,6 +46,10 @@ class Word(NamedTuple):
     confidence: float = -1.0   # OCR words: the engine's confidence (0–100); -1 for drawn text
     tag: Tag | None = None     # tagged PDF, structured outputs: the structure element most of its glyphs belong to
 
+
+WORD_TEXT = itemgetter(0)   # Word.text by index: map(WORD_TEXT, words) reads a line's texts in C
+WORD_SIZE = itemgetter(5)   # Word.size by index
+assert Word._fields[0] == "text" and Word._fields[5] == "size"
 
 # The layout's hot loops make a Word as new_word(Word, (text, x0, y0, x1, y1, size, font, flags)
 # + WORD_DEFAULTS): the NamedTuple's own __new__ is a Python call per word (~30,000 a book).
