@@ -1,9 +1,8 @@
 """One document's extraction split into runs of pages analysed in different places and finished
-in one: the web app's pool of browser workers (app.py's pool_* calls) and the processes of
-`--jobs` (glyphline.parallel) use it. Each place opens
-the document from the same bytes; the analysed pages travel packed (glyphline.packed_pages);
-the place that finishes runs the document-wide passes (extract.finish_document), so the Result
-is extract_text's, byte for byte.
+in one: the web app's pool of browser workers (app.py's pool_* calls) and the worker processes
+of `--jobs` (glyphline.parallel) use it. Each place opens the document from the same bytes; the
+analysed pages travel packed (glyphline.packed_pages); the place that finishes runs the
+document-wide passes (extract.finish_document), so the Result is extract_text's, byte for byte.
 """
 from __future__ import annotations
 
