@@ -38,6 +38,7 @@ SCORER = "/work/shared/bench"
 DEFAULT_CASES = ["chromium-prose-en", "chromium-2col", "pdflatex-hyph-2col-en", "lualatex-prose-en"]
 SKEW_DEGREES = 0.5
 NOISE_SPECKS_PER_MPIXEL = 2000
+BILEVEL_THRESHOLD = 160   # a gray sample above this is paper in the bilevel (G4, JBIG2) scans
 
 
 def render_pages(pdf: str, dpi: int, folder: str) -> list[tuple[str, float, float]]:
@@ -82,9 +83,12 @@ def encode(image, codec: str) -> tuple[bytes, dict]:
 
 
 def _g4(image) -> bytes:
-    """The G4 strip of a one-strip TIFF written by Pillow (libtiff)."""
+    """The G4 strip of a one-strip TIFF written by Pillow (libtiff), fax-coded as a scanner's: ink in
+    black runs. Pillow stores a bilevel TIFF with 0 bits black and the coder codes 0 bits as white
+    runs, so the image goes in negated (else every reader shows white text on black)."""
     out = io.BytesIO()
-    image.point(lambda v: 255 if v > 160 else 0).convert("1").save(out, "TIFF", compression="group4", strip_size=1 << 30)  # one strip: one G4 stream
+    negated = image.point(lambda v: 0 if v > BILEVEL_THRESHOLD else 255).convert("1")
+    negated.save(out, "TIFF", compression="group4", strip_size=1 << 30)  # one strip: one G4 stream
     from PIL import Image
 
     tiff = Image.open(io.BytesIO(out.getvalue()))
@@ -167,6 +171,18 @@ class ChromiumMemory:
                 pass
         return total
 
+    def cpu_seconds(self) -> float:
+        """User and system CPU seconds of Chromium's processes so far (a figure the machine's load barely moves)."""
+        total = 0.0
+        for child in self.psutil.Process().children(recursive=True):
+            try:
+                if "chrom" in child.name():
+                    times = child.cpu_times()
+                    total += times.user + times.system
+            except self.psutil.Error:
+                pass
+        return total
+
     def _sample(self):
         while self.running:
             self.peak = max(self.peak, self.now())
@@ -180,15 +196,26 @@ class ChromiumMemory:
 BROWSER_OCR = """async ([b64, lang]) => {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     const marks = [];
+    performance.clearMeasures();
+    const start = performance.now();
     const result = await window.glyphline.extractText(bytes, {
         ocr: lang, onOcrProgress: () => marks.push(performance.now()) });
     const end = performance.now();
-    return { text: result.text, seconds: marks.length ? (end - marks[0]) / 1000 : null, pages: marks.length };
+    const stages = {};
+    for (const m of performance.getEntriesByType("measure")) {
+        if (m.name.startsWith("glyphline ocr: ")) {
+            const stage = m.name.slice(15);
+            stages[stage] = (stages[stage] || 0) + m.duration / 1000;
+        }
+    }
+    return { text: result.text, seconds: marks.length ? (end - marks[0]) / 1000 : null, pages: marks.length,
+             total: (end - start) / 1000, stages };
 }"""
 
 
 def browser_rows(scans: list[tuple[str, str, int, bytes, str]], lang: str, dist: str | None) -> list[tuple]:
-    """(case, codec, pages, text, s/page, MB before, peak, after) for each scan, in one Chromium tab."""
+    """(case, codec, pages, text, s/page, MB before, peak, after, s/page from the call, Chromium CPU
+    s/page, {stage: s/page}) for each scan, in one Chromium tab."""
     import base64
 
     from playwright.sync_api import sync_playwright
@@ -214,11 +241,15 @@ def browser_rows(scans: list[tuple[str, str, int, bytes, str]], lang: str, dist:
                 time.sleep(2)
                 before = memory.now()
                 memory.peak = before
+                cpu = memory.cpu_seconds()
                 got = page.evaluate(BROWSER_OCR, [base64.b64encode(pdf).decode(), lang], )
+                cpu = memory.cpu_seconds() - cpu
                 time.sleep(2)
                 after = memory.now()
-                rows.append((case, codec, pages, got["text"], got["seconds"] / max(1, got["pages"]),
-                             before / 1e6, memory.peak / 1e6, after / 1e6))
+                per_page = max(1, got["pages"])
+                rows.append((case, codec, pages, got["text"], got["seconds"] / per_page,
+                             before / 1e6, memory.peak / 1e6, after / 1e6, got["total"] / per_page, cpu / per_page,
+                             {stage: seconds / per_page for stage, seconds in got["stages"].items()}))
             memory.stop()
             browser.close()
         server.stop()
@@ -279,12 +310,18 @@ def main() -> int:
                 print("%-24s %-6s pages %d  word F1 %.3f  order %.3f  para F1 %.3f  %.1f s/page  %d words%s"
                       % (rows[-1][:8] + (" (rendered)" if rows[-1][8] else "",)), flush=True)
     if scans:
-        for case, codec, pages, text, per_page, before, peak, after in browser_rows(scans, args.lang, args.dist):
+        print("load average %.1f %.1f %.1f before the browser runs" % os.getloadavg(), flush=True)
+        for (case, codec, pages, text, per_page, before, peak, after, whole, cpu,
+             stages) in browser_rows(scans, args.lang, args.dist):
             truth = next(t for c, k, _, _, t in scans if (c, k) == (case, codec))
             score = score_text(truth, text)
             rows.append((case, codec, pages, score["word_f1"], score["order"], score["para_f1"], per_page))
-            print("%-24s %-6s pages %d  word F1 %.3f  order %.3f  %.1f s/page  Chromium %.0f MB → peak %.0f → %.0f MB"
-                  % (case, codec, pages, score["word_f1"], score["order"], per_page, before, peak, after), flush=True)
+            print("%-24s %-6s pages %d  word F1 %.3f  order %.3f  %.1f s/page (%.1f from the call, Chromium CPU %.1f s)"
+                  "  Chromium %.0f MB → peak %.0f → %.0f MB"
+                  % (case, codec, pages, score["word_f1"], score["order"], per_page, whole, cpu, before, peak, after),
+                  flush=True)
+            print("    stages (s/page): " + ", ".join("%s %.2f" % item for item in stages.items()), flush=True)
+        print("load average %.1f %.1f %.1f after" % os.getloadavg(), flush=True)
     if rows:
         print("mean word F1 %.3f, mean order %.3f, mean %.1f s/page over %d runs"
               % (sum(r[3] for r in rows) / len(rows), sum(r[4] for r in rows) / len(rows),

@@ -83,6 +83,15 @@ def fewer_collections() -> Iterator[None]:
                 gc.set_threshold(*_gc_state["saved"])
 
 
+def _forget_decoded(stream) -> None:
+    """Drop pypdf's cached decoded copy of a page's content stream: a page is interpreted once,
+    and a long document would otherwise keep every page's decoded content (pypdf does the same
+    for xref streams). A stream read again is decoded again."""
+    stream = resolve(stream)
+    if getattr(stream, "decoded_self", None) is not None:
+        stream.decoded_self = None
+
+
 @contextmanager
 def _collect_pypdf_warnings(sink: list[str], cap: int = MAX_PAGE_WARNINGS) -> Iterator[None]:
     handler = _WarningCollector(sink, cap)
@@ -406,6 +415,7 @@ class Document:
             before = len(env.warnings)
             try:
                 parts.append(self._read_stream(segment))
+                _forget_decoded(segment)
             except (PageBudgetExceeded, BudgetExceeded):
                 raise
             except Exception as exc:

@@ -6,7 +6,7 @@
 // Attributes: `page-drop` accepts files dropped anywhere on the page; `preload` starts the
 // worker as soon as the element is on the page; `sample="url"` adds a "Try a sample" button;
 // `lang="de"` overrides the browser language.
-import { extractText, preload, status, GlyphlineError, MODES, EXTENSIONS, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
+import { extractText, ocrPagesToRender, preload, status, GlyphlineError, MODES, EXTENSIONS, DEFAULT_OPTIONS as ENGINE_DEFAULTS } from "./glyphline.js";
 import { chooseLanguage, formatBytes, formatFileSize, formatNumber, translator } from "./i18n.js";
 import { downloadZip } from "../vendor/client-zip.mjs";
 import { DOWNLOAD_BYTES, OCR_LANGUAGES } from "./ocr.mjs";
@@ -15,6 +15,19 @@ const STYLESHEET = new URL("./converter.css", import.meta.url).href;
 const OPTIONS_KEY = "glyphline.options";
 const AUTO_OCR_KEY = "glyphline.autoOcr"; // set: scans are recognised without asking, in this language
 const OCR_LANGUAGE_KEY = "glyphline.ocrLanguage"; // the language last chosen for OCR
+
+// "eng+deu" when every part is a language the site ships, else null (a stored value from an older site)
+function knownOcrLanguages(languages) {
+  const parts = String(languages || "").split("+").filter(Boolean);
+  return parts.length && parts.every((code) => OCR_LANGUAGES.includes(code)) ? parts.join("+") : null;
+}
+
+// the bytes OCR in these languages fetches the first time: tesseract.js and its core, each model,
+// and pdf.js when pages must be rendered first
+function ocrDownloadBytes(languages, withRenderer) {
+  const models = languages.split("+").reduce((sum, code) => sum + (DOWNLOAD_BYTES[code] || 0), 0);
+  return DOWNLOAD_BYTES.base + models + (withRenderer ? DOWNLOAD_BYTES.renderer || 0 : 0);
+}
 // the options this form offers, with the engine's defaults; every mode the engine has is offered
 const FORM_OPTIONS = ["mode", "markers", "dehyphenate", "annotations", "bom"];
 const DEFAULT_OPTIONS = { ...Object.fromEntries(FORM_OPTIONS.map((name) => [name, ENGINE_DEFAULTS[name]])), pages: "" };
@@ -661,7 +674,7 @@ class GlyphlineConverter extends HTMLElement {
     if (!job.ocr || !job.result) return false;
     job.ocr = null;
     job.ocrCancelled = true;
-    this.show(job, job.result);
+    this.show(job, job.result, { announce: false }); // one live-region message: "cancelled"
     job.view.status.textContent = this.t("cancelled");
     this.announce(`${job.file.name}: ${this.t("cancelled")}`);
     if (job.cancelClicked) job.view.item.focus();
@@ -679,34 +692,53 @@ class GlyphlineConverter extends HTMLElement {
     return element("div", { class: "choice" }, [box, element("label", { for: "auto-ocr", text: this.t("ocrAuto") })]);
   }
 
-  // the "needs OCR" banner offers recognition: a language and the one-time download it costs;
-  // with the automatic setting on, recognition starts at once in the remembered language
+  // the "needs OCR" banner offers recognition: a language, optionally a second one (a scan in two
+  // languages: tesseract reads "eng+deu"), and the one-time download it costs; with the automatic
+  // setting on, recognition starts at once in the remembered languages
   offerOcr(job) {
     if (job.ocr) return; // recognised already: what is still missing has no text to read
-    const automatic = storedItem(AUTO_OCR_KEY);
-    if (automatic && !job.ocrCancelled && OCR_LANGUAGES.includes(automatic.split("+")[0])) {
+    const automatic = knownOcrLanguages(storedItem(AUTO_OCR_KEY));
+    if (automatic && !job.ocrCancelled) {
       job.ocr = automatic;
       queueMicrotask(() => this.start(job));
       return;
     }
     const t = this.t;
+    const remembered = (knownOcrLanguages(storedItem(OCR_LANGUAGE_KEY)) || OCR_LANGUAGES[0]).split("+");
     const select = element("select", { class: "ocr-language", "aria-label": t("ocrLanguage") },
       OCR_LANGUAGES.map((code) => element("option", { value: code, text: this.ocrLanguageName(code) })));
-    select.value = OCR_LANGUAGES.includes(storedItem(OCR_LANGUAGE_KEY)) ? storedItem(OCR_LANGUAGE_KEY) : OCR_LANGUAGES[0];
+    select.value = remembered[0];
+    const second = element("select", { class: "ocr-language-second", "aria-label": t("ocrSecondLanguage") }, [
+      element("option", { value: "", text: t("ocrNoSecondLanguage") }),
+      ...OCR_LANGUAGES.map((code) => element("option", { value: code, text: t("ocrAlsoLanguage", { language: this.ocrLanguageName(code) }) }))]);
+    second.value = remembered[1] || "";
+    const chosen = () => [...new Set([select.value, second.value].filter(Boolean))].join("+");
     const size = element("span", { class: "ocr-size" });
     const showSize = () => {
-      size.textContent = t("ocrSize", { size: formatBytes(this.language, DOWNLOAD_BYTES.base + DOWNLOAD_BYTES[select.value]) });
+      size.textContent = t("ocrSize", { size: formatBytes(this.language, ocrDownloadBytes(chosen(), job.ocrNeedsRenderer)) });
     };
     select.addEventListener("change", showSize);
+    second.addEventListener("change", showSize);
     showSize();
+    this.checkOcrRendering(job, showSize);
     const button = element("button", { type: "button", class: "button primary ocr", text: t("ocrOffer") });
     button.addEventListener("click", () => {
-      job.ocr = select.value;
-      storeItem(OCR_LANGUAGE_KEY, select.value);
-      if (storedItem(AUTO_OCR_KEY)) storeItem(AUTO_OCR_KEY, select.value);
+      job.ocr = chosen();
+      storeItem(OCR_LANGUAGE_KEY, job.ocr);
+      if (storedItem(AUTO_OCR_KEY)) storeItem(AUTO_OCR_KEY, job.ocr);
       this.start(job);
     });
-    job.view.banner.append(" ", element("span", { class: "ocr-offer" }, [button, " ", select, " ", size]));
+    job.view.banner.append(" ", element("span", { class: "ocr-offer" }, [button, " ", select, " ", second, " ", size]));
+  }
+
+  // whether the scan pages must be drawn before they are read (JBIG2, JPEG 2000, strips, sideways
+  // images): then the page renderer is part of the download; asked once per file, in the background
+  checkOcrRendering(job, then) {
+    if (job.ocrNeedsRenderer !== undefined || !job.result || !job.result.scan) return;
+    job.ocrNeedsRenderer = null; // asked; not known yet
+    ocrPagesToRender(job.file, { pages: job.result.scan.pages.join(","), password: job.password })
+      .then((pages) => { job.ocrNeedsRenderer = pages.length > 0; if (!job.removed) then(); })
+      .catch(() => { job.ocrNeedsRenderer = undefined; });
   }
 
   askPassword(job) {
@@ -738,7 +770,8 @@ class GlyphlineConverter extends HTMLElement {
     job.view.errorDetails.hidden = !message;
   }
 
-  show(job, result) {
+  // `announce` false: the caller says what happened (a cancelled OCR: "cancelled", not "done" first)
+  show(job, result, { announce = true } = {}) {
     const t = this.t;
     const view = job.view;
     const lang = this.language;
@@ -748,7 +781,7 @@ class GlyphlineConverter extends HTMLElement {
     view.result.hidden = true; // shown again below unless the file has no text to show
     const selected = result.pages.length;
     view.status.textContent = t("done", { seconds: formatNumber(lang, Math.round(result.seconds * 100) / 100) });
-    this.announce(t("announceDone", { name: job.file.name, pages: selected }));
+    if (announce) this.announce(t("announceDone", { name: job.file.name, pages: selected }));
     const counts = { pages: formatNumber(lang, selected), words: formatNumber(lang, result.wordCount), chars: formatNumber(lang, result.charCount) };
     view.counts.textContent = selected === 1 ? t("countsOne", counts) : t("counts", counts);
     // pages without text while a font's CMap file could not be fetched (offline before it was

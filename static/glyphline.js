@@ -120,6 +120,10 @@ export function preload() {
 
 function finish(job, settle) {
   if (current === job) current = null;
+  // a tesseract.js started for a first pass that failed or was cancelled
+  const unused = job.ocrEngine;
+  job.ocrEngine = null;
+  if (unused) import("./ocr.mjs").then((ocr) => ocr.endEngine(unused)).catch(() => {});
   job.cleanup();
   settle();
   pump();
@@ -128,11 +132,16 @@ function finish(job, settle) {
 function onJobMessage(message) {
   const job = current;
   if (!job || message.id !== job.id) return;
-  if (message.type === "ocr-images") {
+  if (message.type === "ocr-images" && job.listOnly) {
+    const pages = message.images.filter((image) => image.format === "render").map((image) => image.page);
+    finish(job, () => job.resolve([...new Set(pages)]));
+  } else if (message.type === "ocr-images") {
+    ocrMeasured("first pass", job.passStart);
     recognise(job, message.images);
   } else if (message.type === "progress") {
     if (job.onProgress) job.onProgress({ page: message.page, pages: message.pages });
   } else if (message.type === "result") {
+    if (job.ocrWords) ocrMeasured("second pass", job.passStart);
     const { type, id, ...result } = message;
     if (job.options.mode === "json") {
       try { result.json = JSON.parse(result.text.replace(/^\ufeff/, "")); } catch { /* text stays the answer */ }
@@ -143,6 +152,11 @@ function onJobMessage(message) {
   } else if (message.type === "cancelled") {
     finish(job, () => job.reject(abortError(job.signal)));
   }
+}
+
+// an OCR stage's time, as ./ocr.mjs measures its own (bench/ocr.py reads them)
+function ocrMeasured(stage, start) {
+  try { performance.measure(`glyphline ocr: ${stage}`, { start }); } catch { /* no User Timing L3 */ }
 }
 
 function abortError(signal) {
@@ -165,8 +179,16 @@ async function pump() {
     const bytes = await toArrayBuffer(job.input);
     await preload();
     if (current !== job) return; // cancelled while reading or while the worker started
-    if (job.options.ocr && !job.ocrWords) { // OCR's first pass: which images to recognise
+    if (job.listOnly) {
       worker.postMessage({ type: "ocr-images", id: job.id, bytes, options: job.options }, [bytes]);
+      return;
+    }
+    if (job.options.ocr && !job.ocrWords) { // OCR's first pass: which images to recognise
+      job.passStart = performance.now();
+      worker.postMessage({ type: "ocr-images", id: job.id, bytes, options: job.options }, [bytes]);
+      // tesseract.js starts (core and models load) while the engine lists the images
+      job.ocrEngine = import("./ocr.mjs").then((ocr) => ocr.startEngine(job.options.ocr));
+      job.ocrEngine.catch(() => {}); // reported by the recognition that awaits it
       return;
     }
     worker.postMessage({ type: "convert", id: job.id, bytes, options: job.options, ocrWords: job.ocrWords }, [bytes]);
@@ -182,8 +204,10 @@ async function recognise(job, images) {
   try {
     const { recogniseImages } = await import("./ocr.mjs");
     const needsPages = images.some((image) => image.format === "render");
+    const engine = job.ocrEngine;
+    job.ocrEngine = null; // recogniseImages ends it
     job.ocrWords = await recogniseImages(images, {
-      languages: job.options.ocr, signal: job.signal,
+      languages: job.options.ocr, signal: job.signal, engine,
       onProgress: job.onOcrProgress,
       pdfBytes: needsPages ? new Uint8Array(await toArrayBuffer(job.input)) : undefined,
       password: job.options.password,
@@ -191,6 +215,7 @@ async function recognise(job, images) {
     job.recognising = false;
     if (current !== job) return;
     const bytes = await toArrayBuffer(job.input);
+    job.passStart = performance.now();
     worker.postMessage({ type: "convert", id: job.id, bytes, options: job.options, ocrWords: job.ocrWords }, [bytes]);
   } catch (error) {
     if (current !== job) return;
@@ -222,6 +247,17 @@ function cancel(job) {
 }
 
 /**
+ * The pages OCR would render before reading them (their images are JBIG2 or JPEG 2000, in strips,
+ * or drawn sideways: pdf.js draws them, an extra one-time download); nothing is recognised.
+ * @param {File|Blob|ArrayBuffer|Uint8Array} input
+ * @param {{pages?: string, password?: string, signal?: AbortSignal}} [options]
+ * @returns {Promise<number[]>} page numbers
+ */
+export function ocrPagesToRender(input, { signal, ...engineOptions } = {}) {
+  return queueJob(input, engineOptions, { signal, listOnly: true });
+}
+
+/**
  * Extracts the text of a PDF.
  * @param {File|Blob|ArrayBuffer|Uint8Array} input
  * @param {{mode?: "reflow"|"preserve"|"layout"|"json"|"markdown", pages?: string, markers?: boolean, pageBreaks?: boolean,
@@ -241,10 +277,14 @@ function cancel(job) {
  */
 export function extractText(input, options = {}) {
   const { onProgress, onOcrProgress, signal, ...engineOptions } = options;
+  return queueJob(input, engineOptions, { onProgress, onOcrProgress, signal });
+}
+
+function queueJob(input, engineOptions, { onProgress, onOcrProgress, signal, listOnly = false }) {
   if (signal && signal.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
     const job = { id: nextId++, input, options: engineOptions, onProgress, onOcrProgress, signal, resolve, reject,
-                  graceTimer: null, ocrWords: null };
+                  graceTimer: null, ocrWords: null, listOnly };
     const onAbort = () => cancel(job);
     job.cleanup = () => {
       clearTimeout(job.graceTimer);

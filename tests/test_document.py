@@ -683,3 +683,19 @@ def test_pdf_booleans_are_read_by_value_not_by_object_truth():
     assert flag(d, "/On") and flag({"/Plain": True}, "/Plain")
     assert not any(flag(d, key) for key in ("/Off", "/Null", "/Name", "/Missing"))
     assert not flag(None, "/On") and not flag({"/Plain": False}, "/Plain")
+
+
+def test_a_page_does_not_keep_its_decoded_content_stream():
+    """pypdf caches a stream's decoded bytes on the stream object; a long document would keep
+    every page's decoded content. Read twice, the page decodes again and reads the same."""
+    import zlib
+
+    b = PdfBuilder()
+    font = mono_font(b)
+    ref = b.page(b"", fonts={"F1": font})
+    b.objects[ref.num]["Contents"] = b.add(Stream(zlib.compress(line(b"squeezed", 72, 700)), {"Filter": "/FlateDecode"}))
+    doc = glyphline.open(b.build())
+    assert text_of(doc.page(0)) == "squeezed"
+    contents = doc._reader.pages[0]["/Contents"].get_object()
+    assert contents.decoded_self is None
+    assert contents.get_data() == line(b"squeezed", 72, 700)

@@ -430,3 +430,22 @@ def test_a_scan_in_strips_is_read_from_the_rendered_page_so_its_lines_stay_whole
     piecewise = FakeScanner(line_words("Strip", 2.0, 2.0, 1, size=1.0))  # no renderer: strip by strip
     result = extract_text(strips_pdf(3), ocr_engine=piecewise.engine)
     assert len(piecewise.images) == 3 and not result.pages[0].ocr["rendered"]
+
+
+def test_the_benchmarks_bilevel_scans_keep_ink_black_as_a_scanners_g4_does():
+    """bench/ocr.py's G4 data codes ink as black runs: read back through the engine's CCITT TIFF
+    (as tesseract gets it), a white page with a black bar is white with a black bar, not a negative."""
+    image_module = pytest.importorskip("PIL.Image")
+    import io
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "bench"))
+    from ocr import encode, write_pdf
+
+    from glyphline.extract import ocr_images
+
+    page = image_module.new("L", (200, 100), 255)
+    page.paste(0, (50, 40, 150, 60))   # the ink: a black bar
+    data, entries = encode(page, "g4")
+    [(_, _, tiff)] = ocr_images(write_pdf([(data, entries, 200, 100, 200.0, 100.0)]))
+    assert tiff.format == "tiff"
+    decoded = image_module.open(io.BytesIO(tiff.data)).convert("L")
+    assert decoded.getpixel((10, 10)) == 255 and decoded.getpixel((100, 50)) == 0

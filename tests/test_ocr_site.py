@@ -33,6 +33,11 @@ def test_the_banners_languages_and_sizes_are_the_pinned_packages(tmp_path):
     assert sizes["base"] == files["tesseract.esm.min.js"] + files["worker.min.js"] + biggest_core
     for code in languages:
         assert sizes[code] == files[f"lang/{code}.traineddata.gz"] > 100_000
+    # pdf.js, counted when scan pages must be rendered: its scripts and the larger image codec
+    renderer = {target: (build_site.NODE_MODULES / origin).stat().st_size
+                for target, origin in build_site.RENDERER_FILES.items()}
+    assert sizes["renderer"] == renderer["pdf.min.mjs"] + renderer["pdf.worker.min.mjs"] + max(
+        renderer["wasm/jbig2.wasm"], renderer["wasm/openjpeg.wasm"])
 
 
 def test_a_language_ships_when_package_json_pins_it(tmp_path, monkeypatch):

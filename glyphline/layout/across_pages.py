@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
-from .model import WORD_TEXT, Block, Line, PageLayout, Word
+from .model import WORD_TEXT, Block, Line, PageLayout, TextLine, Word
 
 
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
@@ -62,18 +62,27 @@ def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) 
 def reflow_text_only(layout: PageLayout) -> PageLayout:
     """The layout cut down to what join_across_pages and the reflow renderer read, so a long
     document keeps little of each page until its vocabulary is complete: the blocks' roles and
-    lines; each line's text and space_after; the words of the two lines a page break may join
+    lines; each line's text and space_after; the end words of the two lines a page break may join
     (the last line of the last body block, the first of the first body block). Every other line
-    keeps its text as one word (Line.text is unchanged); boxes, cells and pitches are dropped."""
+    becomes a TextLine (its text and space_after); boxes, cells and pitches are dropped."""
     first, last = _first_body(layout), _last_body(layout)
     blocks = []
     for index, block in enumerate(layout.blocks):
-        lines = [line if (index == first and number == 0) or (index == last and number == len(block.lines) - 1)
-                 else Line([Word(line.text, 0.0, 0.0, 0.0, 0.0, 0.0, "")], 0.0, 0.0, 0.0, 0.0,
-                           space_after=line.space_after)
+        lines = [_ends_only(line) if (index == first and number == 0) or (index == last and number == len(block.lines) - 1)
+                 else TextLine(line.text, line.space_after)
                  for number, line in enumerate(block.lines)]
         blocks.append(Block(lines, 0.0, 0.0, 0.0, 0.0, role=block.role))
     return replace(layout, blocks=blocks, line_pitches={}, figures=[])
+
+
+def _ends_only(line: Line) -> Line:
+    """The line with its first and last words kept (the ones a page break joins) and the words
+    between folded into one: the same Line.text in three words."""
+    words = line.words
+    if len(words) <= 3:
+        return line
+    middle = Word(" ".join(word.text for word in words[1:-1]), 0.0, 0.0, 0.0, 0.0, 0.0, "")
+    return replace(line, words=[words[0], middle, words[-1]])
 
 
 def _with_line(layout: PageLayout, block_index: int, line_index: int, line) -> PageLayout:

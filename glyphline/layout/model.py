@@ -73,11 +73,20 @@ class Line:
         return " ".join(w.text for w in self.words)
 
 
+class TextLine(NamedTuple):
+    """A line cut to what the reflow renderer reads (layout.across_pages.reflow_text_only): ~100
+    bytes instead of ~400 for a Line with a Word, kept per line of a long document until its
+    dehyphenation vocabulary is complete."""
+
+    text: str
+    space_after: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     """A paragraph, heading, list item, table row, caption, header or footer."""
 
-    lines: list[Line]
+    lines: list[Line]    # TextLine only in a page cut by reflow_text_only
     x0: float
     y0: float
     x1: float

@@ -38,8 +38,9 @@ def render_grid(layout: PageLayout) -> str:
     for row in page.rows:
         if previous_bottom is not None and line_height > 0:
             gap = row.top - previous_bottom
-            blank = min(MAX_BLANK_ROWS, int(gap / (line_height * BLANK_ROW_HEIGHTS)))
-            out.extend([""] * max(0, blank))
+            # clamped before int(): a subnormal line height makes the ratio infinite
+            blank = int(max(0.0, min(MAX_BLANK_ROWS, gap / (line_height * BLANK_ROW_HEIGHTS))))
+            out.extend([""] * blank)
         out.append(_draw_row(row, left, char_width))
         previous_bottom = row.bottom
     out.extend(line.text for line in page.apart)

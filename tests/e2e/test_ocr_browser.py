@@ -22,16 +22,14 @@ PROSE = ["The harbour office opened at half past seven, although the first ferry
          "lay open at yesterday's last entry about the storm and the pilot boat."]
 
 
-@pytest.fixture(scope="module")
-def scan_pdf(tmp_path_factory) -> Path:
-    """PROSE typeset, rendered at 200 dpi by pdftoppm and wrapped as an image-only (JPEG) page."""
+def prose_page(folder: Path):
+    """PROSE typeset on a Letter page and rendered at 200 dpi by pdftoppm: a gray PIL image."""
     if subprocess.run(["which", "pdftoppm"], capture_output=True).returncode:
         pytest.skip("pdftoppm (poppler-utils) is not installed: make test installs it")
     sys.path.insert(0, str(REPO / "tests"))
     from pdfbuilder import PdfBuilder
     from PIL import Image
 
-    folder = tmp_path_factory.mktemp("ocr")
     b = PdfBuilder()
     font = b.font_type1("Times-Roman")
     b.page(b"".join(b"BT /F1 12 Tf 72 %d Td (%s) Tj ET\n" % (700 - 16 * i, line.encode("latin-1"))
@@ -39,7 +37,16 @@ def scan_pdf(tmp_path_factory) -> Path:
     (folder / "text.pdf").write_bytes(b.build())
     subprocess.run(["pdftoppm", "-r", "200", "-gray", "-singlefile", str(folder / "text.pdf"), str(folder / "page")],
                    check=True)
-    image = Image.open(folder / "page.pgm")
+    return Image.open(folder / "page.pgm")
+
+
+@pytest.fixture(scope="module")
+def scan_pdf(tmp_path_factory) -> Path:
+    """PROSE typeset, rendered at 200 dpi by pdftoppm and wrapped as an image-only (JPEG) page."""
+    from pdfbuilder import PdfBuilder
+
+    folder = tmp_path_factory.mktemp("ocr")
+    image = prose_page(folder)
     (folder / "page.jpg").unlink(missing_ok=True)
     image.save(folder / "page.jpg", "JPEG", quality=85)
     scan = PdfBuilder()
@@ -98,23 +105,12 @@ TEXT_PAGE = "A real text page that keeps its own words, whatever the two scanned
 def jbig2_scan(tmp_path_factory) -> Path:
     """A mixed document: page 1 real text, pages 2 and 3 PROSE as JBIG2 scans (bench/ocr.py's
     MMR-coded generic region: JBIG2 that only a renderer reads, here pdf.js)."""
-    if subprocess.run(["which", "pdftoppm"], capture_output=True).returncode:
-        pytest.skip("pdftoppm (poppler-utils) is not installed: make test installs it")
-    sys.path.insert(0, str(REPO / "tests"))
+    folder = tmp_path_factory.mktemp("jbig2")
+    image = prose_page(folder)
     sys.path.insert(0, str(REPO / "bench"))
     from ocr import encode
     from pdfbuilder import PdfBuilder
-    from PIL import Image
 
-    folder = tmp_path_factory.mktemp("jbig2")
-    b = PdfBuilder()
-    font = b.font_type1("Times-Roman")
-    b.page(b"".join(b"BT /F1 12 Tf 72 %d Td (%s) Tj ET\n" % (700 - 16 * i, line.encode("latin-1"))
-                    for i, line in enumerate(PROSE)), fonts={"F1": font})
-    (folder / "text.pdf").write_bytes(b.build())
-    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-singlefile", str(folder / "text.pdf"), str(folder / "page")],
-                   check=True)
-    image = Image.open(folder / "page.pgm")
     data, entries = encode(image, "jbig2")
     mixed = PdfBuilder()
     font = mixed.font_type1("Helvetica")
@@ -126,6 +122,17 @@ def jbig2_scan(tmp_path_factory) -> Path:
     path = folder / "jbig2.pdf"
     path.write_bytes(mixed.build())
     return path
+
+
+# every text the converter's live region (#live, in its shadow root) is given from now on, each
+# one even when two are set in the same task (the text nodes each setting adds)
+LIVE_REGION_RECORDER = """() => {
+    const live = document.querySelector("glyphline-converter").shadowRoot.getElementById("live");
+    window.liveMessages = [];
+    new MutationObserver((records) => {
+        for (const record of records) for (const node of record.addedNodes) window.liveMessages.push(node.textContent);
+    }).observe(live, { childList: true });
+}"""
 
 
 def tesseract_running(page) -> bool:
@@ -196,10 +203,14 @@ def test_cancel_inside_a_page_ends_tesseract_at_once_and_the_offer_comes_back(br
         job(page, 0).locator("button.ocr").click()
         job(page, 0).locator(".status", has_text="Recognising page 1 of 2").wait_for(timeout=OCR_TIMEOUT_MS)
         assert wait_until(page, lambda: tesseract_running(page), OCR_TIMEOUT_MS / 1000)   # tesseract.js is at work
+        page.evaluate(LIVE_REGION_RECORDER)
         job(page, 0).locator("button.cancel").click()
         # the text page's result is back with the scan banner and its offer
         job(page, 0).locator(".status", has_text="Cancelled.").wait_for(timeout=10_000)
         assert job(page, 0).get_attribute("data-state") == "done"
+        page.wait_for_timeout(500)   # (a later message would be recorded meanwhile)
+        # a screen reader hears one message, "cancelled" (not "done" and then "cancelled")
+        assert page.evaluate("() => window.liveMessages") == ["jbig2.pdf: Cancelled."]
         assert wait_until(page, lambda: not tesseract_running(page), 10)   # its worker was ended, not left to finish
         job(page, 0).locator("button.ocr").click()   # tesseract.js is created again
         job(page, 0).locator(".status", has_text="Recognising page 2 of 2").wait_for(timeout=OCR_TIMEOUT_MS)
@@ -207,3 +218,103 @@ def test_cancel_inside_a_page_ends_tesseract_at_once_and_the_offer_comes_back(br
         assert prose_share(download_text(page, 0)[1].decode("utf-8"), 2) >= 0.9
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def jpx_scan(tmp_path_factory) -> Path:
+    """PROSE as a JPEG 2000 scan: tesseract.js's image library cannot read it, pdf.js renders it."""
+    from pdfbuilder import PdfBuilder
+
+    folder = tmp_path_factory.mktemp("jpx")
+    image = prose_page(folder)
+    image.save(folder / "page.jp2", "JPEG2000")
+    scan = PdfBuilder()
+    picture = scan.stream((folder / "page.jp2").read_bytes(), {
+        "Type": "/XObject", "Subtype": "/Image", "Width": image.width, "Height": image.height,
+        "ColorSpace": "/DeviceGray", "BitsPerComponent": 8, "Filter": "/JPXDecode"})
+    scan.page(b"q 612 0 0 792 0 0 cm /Im1 Do Q", xobjects={"Im1": picture})
+    path = folder / "jpx.pdf"
+    path.write_bytes(scan.build())
+    return path
+
+
+STRIPS = 4
+
+
+@pytest.fixture(scope="module")
+def strips_scan(tmp_path_factory) -> Path:
+    """PROSE as a scan in STRIPS horizontal JPEG strips, as some scanners write it: read strip by
+    strip, lines cut at a strip's edge would break, so the page is rendered whole."""
+    from pdfbuilder import PdfBuilder
+
+    folder = tmp_path_factory.mktemp("strips")
+    image = prose_page(folder)
+    rows = image.height // STRIPS
+    scan = PdfBuilder()
+    xobjects, drawing = {}, b""
+    for index in range(STRIPS):
+        strip = image.crop((0, index * rows, image.width, (index + 1) * rows))
+        strip.save(folder / f"strip{index}.jpg", "JPEG", quality=85)
+        xobjects[f"S{index}"] = scan.stream((folder / f"strip{index}.jpg").read_bytes(), {
+            "Type": "/XObject", "Subtype": "/Image", "Width": strip.width, "Height": strip.height,
+            "ColorSpace": "/DeviceGray", "BitsPerComponent": 8, "Filter": "/DCTDecode"})
+        height = 792 / STRIPS
+        drawing += b"q 612 0 0 %.4f 0 %.4f cm /S%d Do Q\n" % (height, 792 - (index + 1) * height, index)
+    scan.page(drawing, xobjects=xobjects)
+    path = folder / "strips.pdf"
+    path.write_bytes(scan.build())
+    return path
+
+
+# the banner's download size as the page formats it, for these parts of ocr-languages.mjs's DOWNLOAD_BYTES
+DOWNLOAD_SIZE = """async (parts) => {
+    const { DOWNLOAD_BYTES } = await import(new URL("static/ocr-languages.mjs", location.href).href);
+    const bytes = parts.reduce((sum, part) => sum + DOWNLOAD_BYTES[part], 0);
+    return `${new Intl.NumberFormat("en", { maximumFractionDigits: 1 }).format(bytes / 1e6)} MB`;
+}"""
+
+
+def test_jpeg_2000_and_strip_scans_are_rendered_and_read_in_two_languages_and_offline_after_opting_in(
+        browser, server, jpx_scan, strips_scan):
+    context = browser.new_context()
+    seen = []
+    context.on("request", lambda request: seen.append(request.url))
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        before = len(server.requests)
+        page.locator("#file").set_input_files(str(jpx_scan))
+        assert wait_job_state(page, 0, ("scan",)) == "scan"
+        # the page must be rendered first: the one-time download counts pdf.js
+        with_renderer = page.evaluate(DOWNLOAD_SIZE, ["base", "eng", "renderer"])
+        job(page, 0).locator(".ocr-size", has_text=with_renderer).wait_for(timeout=OCR_TIMEOUT_MS)
+        # a second language: "eng+deu", and its model counted too
+        job(page, 0).locator("select.ocr-language-second").select_option("deu")
+        both = page.evaluate(DOWNLOAD_SIZE, ["base", "eng", "deu", "renderer"])
+        assert both in job(page, 0).locator(".ocr-size").inner_text()
+        job(page, 0).locator("button.ocr").click()
+        assert wait_job_state(page, 0, ("done",), timeout=OCR_TIMEOUT_MS) == "done"
+        assert prose_share(job(page, 0).locator(".preview").inner_text(), 1) >= 0.9
+        paths = [path for _, path in server.requests[before:]]
+        assert any(path.endswith("/lang/deu.traineddata.gz") for path in paths)
+        assert any(path.endswith("/vendor/pdfjs/wasm/openjpeg.wasm") for path in paths)
+        assert page.evaluate("() => localStorage.getItem('glyphline.ocrLanguage')") == "eng+deu"
+        # offline: the strips and the JPEG 2000 scan read from what the service worker kept
+        context.set_offline(True)
+        page.reload()
+        page.locator(READY_SELECTOR).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        page.locator("#file").set_input_files([str(strips_scan), str(jpx_scan)])
+        for index in range(2):
+            assert wait_job_state(page, index, ("scan",)) == "scan"
+            assert job(page, index).locator("select.ocr-language-second").input_value() == "deu"   # remembered
+            job(page, index).locator("button.ocr").click()
+        for index in range(2):
+            assert wait_job_state(page, index, ("done",), timeout=OCR_TIMEOUT_MS) == "done"
+            assert prose_share(job(page, index).locator(".preview").inner_text(), 1) >= 0.9
+    finally:
+        context.close()
+    origin = urlsplit(server.url)
+    for url in seen:
+        parts = urlsplit(url)
+        assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url
