@@ -54,6 +54,7 @@ def page_facts(data: bytes) -> list[str]:
     """Per page: what rule `auto` weighs (tag coverage, upward moves of each order) and its verdict."""
     import glyphline.document as document
     from glyphline.layout import analyze_page
+    from glyphline.layout.model import AnalysisNeeds
     from glyphline.layout.tagged import MOVED_BY_AUTO, _sorted_by_tags, interleaved, order_blocks, upward_moves
 
     doc = document.open(data)
@@ -61,7 +62,7 @@ def page_facts(data: bytes) -> list[str]:
     for index in range(doc.page_count):
         page = doc.page(index)
         layout = analyze_page(page.glyphs, page.width, page.height, index + 1, tags=doc.structure.page(index),
-                              order="geometry")
+                              needs=AnalysisNeeds(order="geometry"))
         body = [b for b in layout.blocks if b.role in MOVED_BY_AUTO]
         chars = [sum(len(w.text) for line in b.lines for w in line.words) for b in body]
         coverage = sum(n * b.tagged for n, b in zip(chars, body)) / max(1, sum(chars))

@@ -468,6 +468,18 @@ def decompress(data: bytes, max_output: int = 1 << 62, deadline: float | None = 
     return bytes(out)
 
 
+def _length_fields(bits: _Bits, count: int, width: int, fewest: int, error: str) -> int:
+    """A length written as `count` fields of `width` bits, least significant first (RFC 7932
+    §9.2): a last field of zero, when more than the `fewest` fields are used, is invalid."""
+    value = 0
+    for i in range(count):
+        field = bits.read(width)
+        if i + 1 == count and count > fewest and field == 0:
+            raise BrotliError(error)
+        value |= field << (width * i)
+    return value
+
+
 def _decode(data: bytes, out: bytearray, max_output: int, deadline: float | None) -> None:
     bits = _Bits(data)
     wbits = _window_bits(bits)
@@ -484,12 +496,7 @@ def _decode(data: bytes, out: bytearray, max_output: int, deadline: float | None
             if bits.read(1):
                 raise BrotliError("reserved bit set")
             skip_bytes = bits.read(2)
-            skip = 0
-            for i in range(skip_bytes):
-                byte = bits.read(8)
-                if i + 1 == skip_bytes and skip_bytes > 1 and byte == 0:
-                    raise BrotliError("invalid metadata length")
-                skip |= byte << (8 * i)
+            skip = _length_fields(bits, skip_bytes, 8, 1, "invalid metadata length")
             if skip_bytes:
                 skip += 1
             if bits.to_byte_boundary():
@@ -499,13 +506,7 @@ def _decode(data: bytes, out: bytearray, max_output: int, deadline: float | None
                 break
             continue
         nibbles += 4
-        length = 0
-        for i in range(nibbles):
-            nibble = bits.read(4)
-            if i + 1 == nibbles and nibbles > 4 and nibble == 0:
-                raise BrotliError("invalid meta-block length")
-            length |= nibble << (4 * i)
-        length += 1
+        length = _length_fields(bits, nibbles, 4, 4, "invalid meta-block length") + 1
         if len(out) + length > max_output:
             raise BrotliLimitError(f"the Brotli stream decodes to more than {max_output} bytes")
         if not is_last and bits.read(1):   # uncompressed

@@ -517,7 +517,7 @@ class Document:
             try:
                 with _collect_pypdf_warnings(self.warnings):
                     root = resolve(self._reader.trailer.get("/Root"))
-                    structure = read_structure(root, [record.obj for record in self._records])
+                    structure = read_structure(root, [record.obj for record in self._records], self._reader)
             except Exception as exc:  # the tags are a help to ordering, never a reason to fail
                 structure = None
                 self.warnings.append(warning("structure-unreadable-short", reason=short_error(exc)))

@@ -20,7 +20,7 @@ from .document import open as open_document
 from .errors import Cancelled
 from .layout import collect_doc_stats, doc_stats_from, needs_document_stats, stats_evidence
 from .layout.hyphenation import Vocabulary
-from .layout.model import PageLayout
+from .layout.model import AnalysisNeeds, PageLayout
 from .limits import Limits
 from .notices import on_page, warning
 from .options import ExtractOptions, OutputMode, PageSpec
@@ -164,7 +164,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
         passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
-            passes.add(*_analyse(document, number, order=options.order, styled=_styled(options, keep_layouts)))
+            passes.add(*_analyse(document, number, needs=passes.needs))
             if on_progress is not None:
                 on_progress(done, len(numbers))
         return passes.finish(selection_warnings)
@@ -194,6 +194,7 @@ class DocumentPasses:
         self.document = document
         self.options = options
         self.keep_layouts = keep_layouts
+        self.needs = analysis_needs(options, keep_layouts)
         self.render = renderer(options.mode)
         self.vocabulary = Vocabulary() if _dehyphenating(options) else None
         self.keep_whole = keep_layouts or self.render.structured
@@ -227,8 +228,7 @@ class DocumentPasses:
             if self.short and len(self.short) < len(self.pages):   # all short: none has more evidence than the others
                 stats = doc_stats_from(self.evidence)
                 for i in self.short:
-                    self.pages[i] = _analyse(document, self.pages[i][0].number, stats, order=options.order,
-                                             styled=_styled(options, self.keep_layouts))
+                    self.pages[i] = _analyse(document, self.pages[i][0].number, stats, needs=self.needs)
             for i in self.short:
                 self._final(i)
             self.evidence = []
@@ -268,15 +268,16 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
                              ocr=_ocr_engine(options, ocr_engine, data), inspect=options.inspect)
     numbers, _ = select_pages(options.pages, document.page_count)
+    needs = analysis_needs(options)
     vocabulary = Vocabulary() if _dehyphenating(options) else None
     seen: list[PageLayout] = []
     for done, number in enumerate(numbers, 1):
         if _cancel_requested(cancel):
             return
-        layout, warnings, rotation = _analyse(document, number, order=options.order, styled=_styled(options))
+        layout, warnings, rotation = _analyse(document, number, needs=needs)
         if seen and needs_document_stats(layout):
             layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]),
-                                                  order=options.order, styled=_styled(options))
+                                                  needs=needs)
         seen.append(layout)
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
@@ -381,35 +382,35 @@ def _check_cancel(cancel: CancelSignal) -> None:
         raise Cancelled("extraction was cancelled")
 
 
-def _styled(options: ExtractOptions, keep_layouts: bool = False) -> bool:
-    """Do the words need their font style and links? Only structured outputs (Markdown) and
-    callers who keep the layouts read them; plain text skips the work."""
-    return keep_layouts or renderer(options.mode).structured
+def analysis_needs(options: ExtractOptions, keep_layouts: bool = False) -> AnalysisNeeds:
+    """What the chosen output reads of each page's analysis: word styles, links and elements only
+    for structured outputs (Markdown) and callers who keep the layouts; plain text skips the work."""
+    detailed = keep_layouts or renderer(options.mode).structured
+    return AnalysisNeeds(order=options.order, styled=detailed, word_tags=detailed)
 
 
-def _analyse(document: Document, number: int, doc_stats=None, *, order: str = "geometry",
-             styled: bool = False) -> tuple[PageLayout, list[str], int]:
+def _analyse(document: Document, number: int, doc_stats=None, *,
+             needs: AnalysisNeeds = AnalysisNeeds()) -> tuple[PageLayout, list[str], int]:
     with fewer_collections():  # interpretation and layout both allocate ~10⁵ small acyclic objects
-        return _analyse_page(document, number, doc_stats, order, styled)
+        return _analyse_page(document, number, doc_stats, needs)
 
 
-def _analyse_page(document: Document, number: int, doc_stats=None, order: str = "geometry",
-                  styled: bool = False) -> tuple[PageLayout, list[str], int]:
+def _analyse_page(document: Document, number: int, doc_stats, needs: AnalysisNeeds) -> tuple[PageLayout, list[str], int]:
     from .layout import analyze_page, fallback_layout
 
     page = document.page(number - 1)
     glyphs = page.glyphs  # interpreting the page fills page.warnings (the interpreter isolates its own failures)
     facts = {"image_coverage": page.image_coverage, "unmapped_glyphs": page.unmapped_glyphs,
              "hidden_glyphs": page.hidden_glyphs}
-    if styled:
+    if needs.styled:
         facts.update(font_styles=page.font_styles, links=page.links)
-    structure = document.structure if order != "geometry" else None
+    structure = document.structure if needs.order != "geometry" else None
     tags = structure.page(number - 1) if structure is not None else None
     # a page laid out again (with document statistics) starts from the interpreter's list, not the last layout's
     dropped = page.dropped.copy() if page.dropped is not None else None
     failure = []
     try:
-        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, order=order,
+        layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, needs=needs,
                               dropped=dropped)
         if structure is not None:
             layout.figures = list(structure.figures.get(number - 1, ()))
@@ -421,10 +422,10 @@ def _analyse_page(document: Document, number: int, doc_stats=None, order: str = 
         layout.dropped = page.dropped
         failure.append(warning("layout-failed", page=number, reason=short_error(exc)))
     if page.ocr is not None:
-        from .content.ocr import attach_confidence
+        from .layout.ocr_confidence import attach_confidence
 
         layout.ocr = page.ocr
-        attach_confidence(layout, page.ocr)
+        attach_confidence(layout, page.ocr.boxes)
     warnings = list(page.warnings) + [w for w in layout.warnings if w not in page.warnings] + failure
     return layout, warnings, page.rotation
 

@@ -22,7 +22,7 @@ import re
 import threading
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Any, Callable, ContextManager, Iterator
 
 from pypdf.errors import LimitReachedError
 
@@ -42,26 +42,25 @@ FILTER_ABBREVIATIONS = {"/AHx": "/ASCIIHexDecode", "/A85": "/ASCII85Decode", "/L
                         "/DCT": "/DCTDecode"}
 
 
-@contextmanager
-def reporting(report: Reporter) -> Iterator[None]:
+def reporting(report: Reporter) -> ContextManager[None]:
     """Filter problems met on this thread inside the block go to `report` (innermost wins)."""
-    previous = getattr(_state, "report", None)
-    _state.report = report
-    try:
-        yield
-    finally:
-        _state.report = previous
+    return _thread_setting("report", report)
+
+
+def stream_seconds(seconds: float) -> ContextManager[None]:
+    """The time one Brotli stream may take to decode on this thread inside the block."""
+    return _thread_setting("seconds", seconds)
 
 
 @contextmanager
-def stream_seconds(seconds: float) -> Iterator[None]:
-    """The time one Brotli stream may take to decode on this thread inside the block."""
-    previous = getattr(_state, "seconds", None)
-    _state.seconds = seconds
+def _thread_setting(name: str, value: Any) -> Iterator[None]:
+    """`name` set to `value` for this thread inside the block, then what it was before."""
+    previous = getattr(_state, name, None)
+    setattr(_state, name, value)
     try:
         yield
     finally:
-        _state.seconds = previous
+        setattr(_state, name, previous)
 
 
 class StreamTimeLimit(LimitReachedError):

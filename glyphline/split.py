@@ -1,8 +1,8 @@
 """One document's extraction split into runs of pages analysed in different places and finished
-in one: the web app's pool of browser workers (app.py's pool_* calls) uses it. Each place opens
-the document from the same bytes; the analysed pages travel packed (glyphline.packed_pages);
-the place that finishes runs the document-wide passes (extract.finish_document), so the Result
-is extract_text's, byte for byte.
+in one: the web app's pool of browser workers (app.py's pool_* calls) and the worker processes
+of `--jobs` (glyphline.parallel) use it. Each place opens the document from the same bytes; the
+analysed pages travel packed (glyphline.packed_pages); the place that finishes runs the
+document-wide passes (extract.finish_document), so the Result is extract_text's, byte for byte.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Callable
 
 from .document import fewer_collections
 from .document import open as open_document
-from .extract import CancelSignal, Result, _analyse, _check_cancel, _styled, finish_document, select_pages
+from .extract import CancelSignal, Result, _analyse, _check_cancel, analysis_needs, finish_document, select_pages
 from .limits import Limits
 from .options import ExtractOptions
 from .output import renderer
@@ -27,6 +27,7 @@ class SplitExtraction:
         self.document = open_document(data, password=options.password, limits=limits,
                                       annotations=options.annotations)
         self.numbers, self._selection_warnings = select_pages(options.pages, self.document.page_count)
+        self._needs = analysis_needs(options)
         self._pages: dict[int, Analysed] = {}
 
     def analyse(self, numbers: list[int], on_page: Callable[[], object] | None = None,
@@ -34,8 +35,7 @@ class SplitExtraction:
         """Analyses these pages here and keeps them; `on_page` after each, `cancel` checked before each."""
         for number in numbers:
             _check_cancel(cancel)
-            self._pages[number] = _analyse(self.document, number, order=self.options.order,
-                                           styled=_styled(self.options))
+            self._pages[number] = _analyse(self.document, number, needs=self._needs)
             if on_page is not None:
                 on_page()
 

@@ -12,9 +12,12 @@ Knows nothing about text or glyphs; pypdf objects stay inside this module.
 """
 from __future__ import annotations
 
-import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from pypdf.generic import IndirectObject
+
 from .notices import warning
 from .pdfobjects import resolve
 
@@ -22,6 +25,7 @@ MAX_STRUCT_NODES = 500_000     # elements + content items read from one tree (a 
 MAX_STRUCT_DEPTH = 200         # nesting of structure elements (real trees are < 30 deep)
 MAX_ROLE_MAP_STEPS = 16        # a /RoleMap chain longer than this is a loop
 MAX_NUMBER_TREE_NODES = 100_000  # nodes of the /ParentTree number tree read
+MAX_PLAIN_ELEMENT_BYTES = 4096   # a structure element longer than this is left to pypdf (real ones are ~100 bytes)
 
 # The standard structure types (ISO 32000-1 §14.8.4, 32000-2 §14.8.4): a role mapped to one of
 # these stops the /RoleMap chain.
@@ -65,31 +69,40 @@ class Structure:
         return self.pages.get(index, {})
 
 
+def _at_order(tag: Tag, order: int) -> Tag:
+    """`tag` for a span at `order` in the tree (one per MCID: positional, not dataclasses.replace)."""
+    return Tag(order, tag.role, tag.element, tag.path, tag.lineage, tag.alt, tag.actual_text, tag.lang)
+
+
 class _TreeTooLarge(Exception):
     pass
 
 
-def read_structure(root: Any, pages: list) -> Structure | None:
+def read_structure(root: Any, pages: list, pdf: Any = None) -> Structure | None:
     """The structure tree of the catalog `root`, or None when the document is not tagged.
-    `pages` are the page dictionaries in document order."""
+    `pages` are the page dictionaries in document order; `pdf` is the pypdf reader (its plain
+    elements are then read straight from the file, see _PlainObjects)."""
     tree = resolve(_get(root, "/StructTreeRoot"))
     if not _is_dict(tree):
         return None
-    reader = _TreeReader(tree, pages)
+    reader = _TreeReader(tree, pages, _PlainObjects(pdf))
     try:
         reader.walk()
     except (_TreeTooLarge, RecursionError) as exc:
         return Structure(warnings=[warning("structure-unused", reason=str(exc))])
     except Exception as exc:  # a damaged tree costs the tags, never the text
         return Structure(warnings=[warning("structure-unreadable", reason=type(exc).__name__)])
+    finally:
+        reader.objects.close()
     return reader.structure
 
 
 class _TreeReader:
-    def __init__(self, tree, pages: list):
+    def __init__(self, tree, pages: list, objects: _PlainObjects):
+        self.objects = objects
         self.pages = pages
         self.page_keys = {_object_key(page): index for index, page in enumerate(pages)}
-        self.element_tags: dict[Any, Tag] = {}     # element key → the Tag of its spans (for the ParentTree)
+        self.element_tags: dict[Any, tuple[Tag, int]] = {}   # element key → its Tag and first span's order (ParentTree)
         self.role_map = resolve(_get(tree, "/RoleMap"))
         self.tree = tree
         self.structure = Structure()
@@ -109,7 +122,7 @@ class _TreeReader:
             if self.nodes > MAX_STRUCT_NODES:
                 raise _TreeTooLarge(f"more than {MAX_STRUCT_NODES} nodes")
             key = _object_key(node)
-            node = resolve(node)
+            node = self.objects.resolve(node)
             if isinstance(node, int) and not isinstance(node, bool):
                 self._mark(page, node, named)
                 continue
@@ -145,8 +158,8 @@ class _TreeReader:
                 if role == "Figure" and alt and page is not None:
                     self.structure.figures.setdefault(page, []).append(named)
             if key is not None:   # the ParentTree may name it: its spans follow what came before it
-                self.element_tags[key] = dataclasses.replace(named, order=self.leaves)
-            for kid in reversed(_kids(node)):
+                self.element_tags[key] = (named, self.leaves)
+            for kid in reversed(_kids(node, self.objects.resolve)):
                 stack.append((kid, page, path, lineage, alt, lang, named, in_block))
         if self.unplaced:
             self._place_by_parent_tree()
@@ -160,7 +173,7 @@ class _TreeReader:
             return
         tags = self.structure.pages.setdefault(page, {})
         if mcid not in tags:
-            tags[mcid] = dataclasses.replace(named, order=self.leaves)
+            tags[mcid] = _at_order(named, self.leaves)
             self.leaves += 1
 
     def _page_of(self, node, inherited: int | None) -> int | None:
@@ -189,9 +202,108 @@ class _TreeReader:
                 continue
             tags = self.structure.pages.setdefault(index, {})
             for mcid, element in enumerate(parents):
-                tag = self.element_tags.get(_object_key(element))
-                if tag is not None:
-                    tags.setdefault(mcid, tag)
+                named = self.element_tags.get(_object_key(element))
+                if named is not None and mcid not in tags:
+                    tags[mcid] = _at_order(*named)
+
+
+# ----------------------------------------------------------------------------- plain elements
+
+# PDF name characters other than the delimiters and '#' (an escape: such names are left to pypdf)
+_NAME_CHARS = re.escape(bytes(c for c in range(0x21, 0x7F) if c not in b"()<>[]{}/%#"))
+_SPACE = b" \t\n\r\x0c"   # white space every pypdf reader skips alike (NUL and VT are left to pypdf)
+_S = rb"[" + _SPACE + rb"]"
+_DELIMITED = rb"(?=[" + _SPACE + rb"()<>\[\]{}/%]|\Z)"
+# one token of a plain element, after optional white space: a reference, an integer, a name, [ or ]
+_PLAIN_TOKEN = re.compile(_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
+                          + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\]))")
+_PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<(.*?)>>" + _S + rb"*endobj",
+                           re.S)
+
+
+class _PlainObjects:
+    """Structure elements read straight from the file when they are plain: a dictionary of names,
+    integers, references and arrays of these, at the offset the cross-reference table gives.
+    pypdf's general parser costs ~0.25 ms an element (a quarter second for a 1,000-element
+    tree, most of reading it); this reads the same values in a few µs. Everything else (strings,
+    streams, object streams, encrypted files, a wrong offset, an object pypdf already holds) is
+    resolved by pypdf, so both give equal values."""
+
+    def __init__(self, pdf: Any):
+        self.pdf = pdf
+        self.data = None
+        try:
+            if pdf is not None and not pdf.is_encrypted:
+                self.data = pdf.stream.getbuffer()
+        except Exception:   # no byte stream to read from: pypdf reads every object
+            self.data = None
+
+    def close(self) -> None:
+        if self.data is not None:
+            self.data.release()
+            self.data = None
+
+    def resolve(self, obj: Any) -> Any:
+        if self.data is not None and type(obj) is IndirectObject:
+            plain = self._plain(obj.idnum, obj.generation)
+            if plain is not None:
+                return plain
+        return resolve(obj)
+
+    def _plain(self, number: int, generation: int) -> _PlainDictionary | None:
+        pdf = self.pdf
+        try:
+            if (generation, number) in pdf.resolved_objects or (generation == 0 and number in pdf.xref_objStm):
+                return None
+            offset = pdf.xref.get(generation, {}).get(number)
+            if type(offset) is not int or pdf.xref_free_entry.get(generation, {}).get(number, False):
+                return None
+        except Exception:
+            return None
+        found = _PLAIN_OBJECT.match(self.data, offset, offset + MAX_PLAIN_ELEMENT_BYTES)
+        if found is None or int(found[1]) != number or int(found[2]) != generation:
+            return None
+        plain = _plain_dictionary(bytes(found[3]), pdf)
+        if plain is not None:
+            plain.indirect_reference = IndirectObject(number, generation, pdf)   # its key, as pypdf's objects carry
+        return plain
+
+
+class _PlainDictionary(dict):
+    __slots__ = ("indirect_reference",)
+
+
+def _plain_dictionary(body: bytes, pdf: Any) -> _PlainDictionary | None:
+    """The entries of a plain dictionary's body, as pypdf reads them (the first of a repeated key
+    wins), or None when anything in it is not plain."""
+    if _PLAIN_TOKEN.sub(b"", body).strip(_SPACE):   # something between the tokens: not plain
+        return None
+    values: list = []
+    stack: list[list] = []
+    for reference, generation, number, name, opening, closing in _PLAIN_TOKEN.findall(body):
+        if reference:
+            value: Any = IndirectObject(int(reference), int(generation), pdf)
+        elif number:
+            value = int(number)
+        elif name:
+            value = name.decode("ascii")
+        elif opening:
+            stack.append(values)
+            values = []
+            continue
+        else:
+            if not stack:
+                return None
+            value, values = values, stack.pop()
+        values.append(value)
+    if stack or len(values) % 2:
+        return None
+    entries = _PlainDictionary()
+    for key, value in zip(values[::2], values[1::2]):
+        if type(key) is not str:
+            return None
+        entries.setdefault(key, value)
+    return entries
 
 
 # ----------------------------------------------------------------------------- pypdf object helpers
@@ -217,8 +329,8 @@ def _get(obj: Any, key: str) -> Any:
         return None
 
 
-def _kids(node: Any) -> list:
-    kids = resolve(_get(node, "/K"))
+def _kids(node: Any, read=resolve) -> list:
+    kids = read(_get(node, "/K"))
     if kids is None:
         return []
     return list(kids) if isinstance(kids, list) else [kids]

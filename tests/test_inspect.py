@@ -107,3 +107,15 @@ def test_the_fast_and_the_reference_line_paths_list_the_same_duplicates(monkeypa
         listed.append(sorted((item["text"], tuple(item["bbox"])) for item in page["dropped"]))
     assert listed[0] == listed[1]
     assert "".join(text for text, _ in listed[0]).replace(" ", "") == "".join(sorted("Heavywordsagain"))
+
+
+def test_a_string_across_the_crop_edge_is_split_between_the_text_and_the_list():
+    """Across the crop box's right edge (upright text) and its top edge (text turned 90°): the
+    glyphs inside stay in the text and exactly the others are listed, in the order drawn."""
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(_line(b"Straddling", 465, 700), fonts={"F1": font}, crop_box=(0, 0, 500, 792))
+    b.page(b"BT /F1 12 Tf 0 1 -1 0 300 740 Tm (Straddling) Tj ET", fonts={"F1": font}, crop_box=(0, 0, 612, 770))
+    for page in json.loads(extract_text(b.build(), mode="json", inspect=True).text)["pages"]:
+        kept, left_out = "".join(_words(page)), _dropped(page, "outside_crop")
+        assert kept and left_out and kept + left_out == "Straddling"

@@ -136,6 +136,7 @@ def _narrow_column_page(below_in_aside: bool) -> list[str]:
     from test_layout_support import paragraph as glyph_lines
 
     from glyphline.layout import analyze_page
+    from glyphline.layout.model import AnalysisNeeds
     from glyphline.structure import Tag
 
     main = _tagged_glyphs(glyph_lines([f"main text line {i} with plenty of words in it" for i in range(6)], 72, 100), 0)
@@ -146,7 +147,7 @@ def _narrow_column_page(below_in_aside: bool) -> list[str]:
     tags = {0: Tag(0, "P", 2, ("Document", "P"), (1, 2)), 1: Tag(1, "P", 3, ("Document", "P"), (1, 3)), 2: below_tag}
     glyphs = main + side + below
     assert [b.role for b in analyze_page(glyphs, 612, 792, 1).blocks] == ["body", "body", "sidebar"]
-    layout = analyze_page(glyphs, 612, 792, 1, tags=tags, order="auto")
+    layout = analyze_page(glyphs, 612, 792, 1, tags=tags, needs=AnalysisNeeds(order="auto"))
     return [block.lines[0].words[0].text for block in layout.blocks]
 
 

@@ -10,7 +10,7 @@ from test_parallel import long_document
 
 from glyphline.document import open as open_document
 from glyphline.extract import _analyse
-from glyphline.layout.model import Block, Line, PageLayout, Word
+from glyphline.layout.model import AnalysisNeeds, Block, Line, PageLayout, Word
 from glyphline.content.ocr import OcrReport
 from glyphline.packed_pages import _COLUMNS, _PICKLED, pack_pages, unpack_pages
 from glyphline.structure import Tag
@@ -101,5 +101,5 @@ def test_no_pages_and_an_empty_page():
 
 def test_real_pages_come_back_equal():
     document = open_document(long_document())
-    pages = [_analyse(document, number, styled=True) for number in range(1, document.page_count + 1)]
+    pages = [_analyse(document, number, needs=AnalysisNeeds(styled=True, word_tags=True)) for number in range(1, document.page_count + 1)]
     assert unpack_pages(pack_pages(pages)) == pages

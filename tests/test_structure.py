@@ -1,14 +1,19 @@
 """The author's structure (tagged PDF): reading the tree, its budgets, and ordering by it."""
 from __future__ import annotations
 
+import random
+
 import pytest
+from pypdf.generic import DictionaryObject, IndirectObject
 
 from glyphline import extract_text
 from glyphline.document import open as open_document
+from glyphline.extract import _analyse, analysis_needs
 from glyphline.layout.tagged import MAX_EXTRA_UPWARD_MOVES
+from glyphline.layout.model import AnalysisNeeds
 from glyphline.options import ExtractOptions
-from glyphline.structure import MAX_STRUCT_DEPTH
-from tests.pdfbuilder import PdfBuilder, Ref, marked
+from glyphline.structure import MAX_STRUCT_DEPTH, _PlainObjects, read_structure
+from tests.pdfbuilder import PdfBuilder, Raw, Ref, marked
 
 
 def show(x: float, y: float, text: str) -> bytes:
@@ -121,9 +126,7 @@ def test_web_options_carry_the_order():
 # ----------------------------------------------------------------------------- roles on the layout
 
 def layout_of(data: bytes, order: str = "auto"):
-    from glyphline.extract import _analyse
-
-    return _analyse(open_document(data), 1, order=order)[0]
+    return _analyse(open_document(data), 1, needs=AnalysisNeeds(order=order))[0]
 
 
 def test_blocks_carry_their_role_path_and_language():
@@ -247,3 +250,94 @@ def test_the_command_line_takes_the_order(tmp_path, capsysbinary):
     default = capsysbinary.readouterr().out.decode()
     assert first_words(geometry) == ["Left", "Right"] and first_words(default) == ["Right", "Left"]
     assert main(["--order", "sideways", str(path)]) == 2
+
+
+# ----------------------------------------------------------------------------- plain elements read from the file
+
+# Entry values for random elements: the plain kinds (names, integers, references, arrays)
+# and the kinds the plain reader must leave to pypdf (strings, reals, escaped names, comments,
+# nested dictionaries, booleans, null).
+_ODD_VALUES = [Raw(b"1.5"), Raw(b"/A#20B"), Raw(b"(text)"), Raw(b"<FEFF0041>"), Raw(b"% note\n/N"),
+               Raw(b"<< /MCID 3 >>"), Raw(b"true"), Raw(b"null"), Raw(b"[1 [2 /X] 3]"), Raw(b"-7"),
+               Raw(b"/Odd+Name.1"), Raw(b"[ ]"), Raw(b"+4"), Raw(b"007"), Raw(b"\x0b5"), Raw(b"\x000")]
+
+
+def _random_tagged_document(rng: random.Random, object_streams: bool) -> bytes:
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    mcids = list(range(rng.randint(1, 12)))
+    page = b.page(b"".join(marked("P", i, show(72, 700 - 20 * i, f"Line {i}")) for i in mcids), fonts={"F1": font})
+    free = list(mcids)
+    rng.shuffle(free)
+
+    def element(depth: int):
+        kids = []
+        for _ in range(rng.randint(0, 3)):
+            if free and rng.random() < 0.6:
+                kids.append(free.pop())
+            elif depth < 4:
+                kids.append(element(depth + 1))
+        extra = {}
+        if rng.random() < 0.4:
+            extra["Alt"] = rng.choice(["a chart", "Figure 1"])
+        if rng.random() < 0.3:
+            extra["Lang"] = rng.choice(["en", "de-DE"])
+        if rng.random() < 0.5:
+            extra["X" + str(rng.randint(0, 2))] = rng.choice(_ODD_VALUES)
+        return (rng.choice(["P", "H1", "Figure", "Span", "L", "LI", "LBody", "Aside", "Custom", "Artifact"]), kids, extra)
+
+    elements = [element(0) for _ in range(rng.randint(1, 4))]
+    return b.build(catalog=b.struct_tree(page, elements, role_map={"Custom": "H2"}), object_streams=object_streams)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_plain_elements_read_from_the_file_equal_pypdfs(seed):
+    """The structure read with plain elements taken straight from the file equals the one pypdf
+    reads element by element, on random trees holding every kind of entry value."""
+    rng = random.Random(seed)
+    data = _random_tagged_document(rng, object_streams=seed % 5 == 0)
+    document = open_document(data)
+    reader = document._reader
+    root = reader.trailer["/Root"].get_object()
+    pages = [record.obj for record in document._records]
+    from_file = read_structure(root, pages, reader)
+    by_pypdf = read_structure(root, pages)
+    assert from_file == by_pypdf
+
+
+def test_plain_element_values_equal_pypdfs():
+    b = PdfBuilder()
+    bodies = [b"<< /Type /StructElem /S /P /K [1 2 0 R [3 /N]] /Pg 4 0 R /A -2 /A 9 >>",
+              b"<</K 0>>", b"<< /K 12 0 R/S/H1>>", b"<< /K [] >>"]
+    refs = [b.add(Raw(body)) for body in bodies]
+    reader = open_document(b.build())._reader
+    plain = _PlainObjects(reader)
+    for ref in refs:
+        read = plain.resolve(IndirectObject(ref.num, 0, reader))
+        assert type(read) is not DictionaryObject   # read from the file, not by pypdf
+        assert read == reader.get_object(ref.num) and read.indirect_reference.idnum == ref.num
+
+
+def test_elements_that_are_not_plain_are_left_to_pypdf():
+    b = PdfBuilder()
+    refs = [b.add(Raw(body)) for body in (b"<< /Alt (a) >>", b"<< /K 1.5 >>", b"<< /S /A#20B >>",
+                                          b"<< /K [1 >>", b"<< /K ] >>", b"<< /K >>", b"<< /A << /B 1 >> >>",
+                                          b"<< /K\x0b0 >>", b"<< /K +1 0 R >>", b"<< /K 1 0 R5 >>", b"<< /K 1 0 RG >>")]
+    reader = open_document(b.build())._reader
+    plain = _PlainObjects(reader)
+    for ref in refs:
+        assert plain._plain(ref.num, 0) is None
+
+
+def test_words_name_their_element_only_when_the_output_reads_them():
+    """Blocks always take their element (it orders them); words only for Markdown and kept
+    layouts (extract.analysis_needs), so plain text skips the per-word work."""
+    def words(needs):
+        layout = _analyse(open_document(stacked([0, 1, 2])), 1, needs=needs)[0]
+        assert all(block.tag is not None for block in layout.blocks)
+        return [word for block in layout.blocks for line in block.lines for word in line.words]
+
+    assert all(word.tag is None for word in words(analysis_needs(ExtractOptions())))
+    assert all(word.tag is not None for word in words(analysis_needs(ExtractOptions(mode="markdown"))))
+    assert all(word.tag is not None for word in words(analysis_needs(ExtractOptions(), keep_layouts=True)))
+    assert analysis_needs(ExtractOptions(order="tags")).order == "tags"

@@ -1011,9 +1011,7 @@ class _Interpreter:
             kept = [new(Glyph, p + shared) for p in placed
                     if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1 and y0 <= (p[2] + p[4]) * 0.5 + centre_y <= y1]
         if len(kept) != len(placed) and self.env.dropped is not None:
-            self.env.dropped.add([new(Glyph, p + shared) for p in placed
-                                  if not (x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1
-                                          and y0 <= (p[2] + p[4]) * 0.5 + centre_y <= y1)], OUTSIDE_CROP)
+            self.env.dropped.add(_left_out(placed, shared, kept), OUTSIDE_CROP)
         self.out.extend(kept)
         return len(kept)
 
@@ -1094,6 +1092,21 @@ class _Interpreter:
             state, self.resources, self.tm, self.tlm, self.form_flag, save_depth, self.ignored_saves = caller
             del self.saved[save_depth:]     # q without Q inside the form
             self.set_state(state)
+
+
+def _left_out(placed: list, shared: tuple, kept: list) -> list:
+    """The glyphs of `placed` that emit() did not keep (the inspector's drop log). `kept` is the
+    placed glyphs that passed the clip test, in order, and the test reads only a glyph's values:
+    walking both once gives the rest without writing the test a second time."""
+    left_out = []
+    next_kept = 0
+    for p in placed:
+        glyph = _new_glyph(Glyph, p + shared)
+        if next_kept < len(kept) and kept[next_kept] == glyph:
+            next_kept += 1
+        else:
+            left_out.append(glyph)
+    return left_out
 
 
 def _grown(clip: tuple, margin: float) -> tuple:

@@ -11,13 +11,12 @@ page instead, when the engine can (the browser renders between two passes: rende
 Each word becomes one glyph per character, spread evenly over the word's box on its line's
 baseline, flagged OCR, in the font "OCR" at the line's size, so the layout stages make lines,
 words, blocks and paragraphs of them exactly as of drawn text. Their confidence is kept aside
-(OcrReport) and put on the layout's words afterwards (attach_confidence).
+(OcrReport) and put on the layout's words afterwards (layout.ocr_confidence).
 """
 from __future__ import annotations
 
 import hashlib
 import math
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from statistics import median
 from typing import Any, Callable, Mapping
@@ -299,23 +298,6 @@ def _baseline(line: list[OcrWord], size: float) -> float:
     if flat:
         return median(flat)
     return max(w.y1 for w in line) - DESCENT_EM * size
-
-
-def attach_confidence(layout, report: OcrReport) -> None:
-    """Each OCR word of the layout gets the lowest confidence of the recognised words inside its box."""
-    boxes = sorted(report.boxes, key=lambda box: (box[0] + box[2]) / 2)
-    centres = [(box[0] + box[2]) / 2 for box in boxes]
-
-    def with_confidence(word):
-        if not word.flags & OCR:
-            return word
-        found = [box[4] for box in boxes[bisect_left(centres, word.x0):bisect_right(centres, word.x1)]
-                 if word.y0 <= (box[1] + box[3]) / 2 <= word.y1]
-        return word._replace(confidence=min(found)) if found else word
-
-    from ..layout.model import with_words   # (layout records are immutable: new words are made)
-
-    layout.blocks = with_words(layout.blocks, with_confidence)
 
 
 # ----------------------------------------------------------------------------- two passes (the browser)

@@ -102,13 +102,19 @@ class CMap:
     cids: _RangeTable = field(default_factory=_RangeTable)
     unicode: _RangeTable = field(default_factory=_RangeTable)
 
+    def chain(self) -> list[CMap]:
+        """This CMap and the ones it uses (/UseCMap), nearest first, at most MAX_USECMAP_DEPTH below it."""
+        chain, cmap = [], self
+        while cmap is not None and len(chain) <= MAX_USECMAP_DEPTH:
+            chain.append(cmap)
+            cmap = cmap.parent
+        return chain
+
     @property
     def codespace(self) -> list[CodespaceRange]:
-        cmap, depth = self, 0
-        while cmap is not None and depth <= MAX_USECMAP_DEPTH:
+        for cmap in self.chain():
             if cmap.own_codespace:
                 return cmap.own_codespace
-            cmap, depth = cmap.parent, depth + 1
         return []
 
     def next_code(self, data: bytes, pos: int) -> tuple[int, int]:
@@ -138,22 +144,18 @@ class CMap:
         return out
 
     def lookup_cid(self, code: int) -> int | None:
-        cmap, depth = self, 0
-        while cmap is not None and depth <= MAX_USECMAP_DEPTH:
+        for cmap in self.chain():
             hit = cmap.cids.find(code)
             if hit is not None:
                 return hit[0] + hit[1]
-            cmap, depth = cmap.parent, depth + 1
         return None
 
     def lookup_unicode(self, code: int) -> str | None:
-        cmap, depth = self, 0
-        while cmap is not None and depth <= MAX_USECMAP_DEPTH:
+        for cmap in self.chain():
             hit = cmap.unicode.find(code)
             if hit is not None:
                 (value, nbytes), offset = hit
                 return _utf16_text(value + offset, nbytes)
-            cmap, depth = cmap.parent, depth + 1
         return None
 
 

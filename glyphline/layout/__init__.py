@@ -20,7 +20,7 @@ from ..glyph import VERTICAL, DropLog, Glyph
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
-from .model import Block, Column, Line, PageLayout, Word, with_words
+from .model import WORD_SIZE, WORD_TEXT, AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
 
@@ -89,11 +89,22 @@ def collect_doc_stats(pages: list) -> DocStats:
 def stats_evidence(layout: PageLayout) -> tuple[dict[int, list[float]], dict[float, int]]:
     """All DocStats reads of a page, small enough to keep for every page of a long document:
     its line pitches by size bucket, and its characters by font size (in the order met)."""
-    size_weight: dict[float, int] = {}
+    by_size: dict[float, int] = {}   # exact sizes first: a page has a few, its words thousands
     for block in layout.blocks:
         for line in block.lines:
-            for w in line.words:
-                size_weight[round(w.size, 1)] = size_weight.get(round(w.size, 1), 0) + len(w.text)
+            words = line.words
+            if not words:
+                continue
+            sizes = list(map(WORD_SIZE, words))
+            size = sizes[0]
+            if sizes.count(size) == len(sizes):   # the usual line, one size: counted in C
+                by_size[size] = by_size.get(size, 0) + sum(map(len, map(WORD_TEXT, words)))
+            else:
+                for size, text in zip(sizes, map(WORD_TEXT, words)):
+                    by_size[size] = by_size.get(size, 0) + len(text)
+    size_weight: dict[float, int] = {}
+    for size, chars in by_size.items():   # in the order met, so a rounded size keeps its first place
+        size_weight[round(size, 1)] = size_weight.get(round(size, 1), 0) + chars
     return layout.line_pitches, size_weight
 
 
@@ -120,14 +131,15 @@ def needs_document_stats(layout: PageLayout) -> bool:
 def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                  doc_stats: DocStats | None = None, *, image_coverage: float = 0.0,
                  unmapped_glyphs: int = 0, hidden_glyphs: int = 0, tags: Mapping[int, Tag] | None = None,
-                 order: str = "geometry", font_styles: dict[str, FontStyle] | None = None,
+                 needs: AnalysisNeeds = AnalysisNeeds(), font_styles: dict[str, FontStyle] | None = None,
                  links: list[LinkArea] | None = None, dropped: DropLog | None = None) -> PageLayout:
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order.
     `image_coverage` (the share of the page painted with images) and `unmapped_glyphs` (glyphs
     the fonts could not decode) are carried for the scan and no-mapping reports. `tags` (MCID →
-    Tag, from glyphline.structure) name each block's element; `order` (auto | geometry | tags,
-    see layout.tagged) says whether they also order the blocks; the words take bold and italic
-    from `font_styles` (font name → style) and a URI from the `links` over them. With `dropped`
+    Tag, from glyphline.structure) name each block's element; `needs` (what the outputs read)
+    says whether they also order the blocks and name each word's element; the words take bold
+    and italic from `font_styles` (font name → style) and a URI from the `links` over them when
+    `needs.styled`. With `dropped`
     (the layout inspector) the duplicates left out are added to it and the flows are kept as columns."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
                         unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs, dropped=dropped)
@@ -167,7 +179,7 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                 vertical.setdefault(key, []).extend(values)
     pitches = PitchTable(page_steps, doc_stats.pitch_by_size if doc_stats else None, vertical)
 
-    word_tags = font_styles is not None   # only structured outputs (Markdown) read each word's element
+    word_tags = needs.word_tags
     body = _blocks([f for f in main_flows if f.role == "body"], pitches, "body", tags, word_tags)
     sidebars = _blocks([f for f in main_flows if f.role != "body"], pitches, "sidebar", tags, word_tags)
     rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated", tags, word_tags)]
@@ -180,11 +192,11 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     if tags:
         from .tagged import order_blocks   # here, as in _blocks: only a tagged PDF's pages need it
 
-        layout.blocks, by_tags = order_blocks(layout.blocks, order)
+        layout.blocks, by_tags = order_blocks(layout.blocks, needs.order)
         layout.order = "tags" if by_tags else "geometry"
-    if font_styles is not None:   # asked for (Markdown, kept layouts): plain text never reads the styles
+    if needs.styled and font_styles is not None:   # plain text never reads the styles
         layout.blocks = _style_words(layout.blocks, font_styles)
-    if links:
+    if needs.styled and links:
         layout.blocks = _link_words(layout.blocks, links)
     return layout
 

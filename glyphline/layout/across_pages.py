@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
-from .model import Block, Line, PageLayout, TextLine, Word
+from .model import WORD_TEXT, Block, Line, PageLayout, TextLine, Word
 
 
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
@@ -24,7 +24,7 @@ def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
 
 def count_words(vocabulary: Vocabulary, layouts: Iterable[PageLayout]) -> None:
     """Add the unbroken words of these pages to the vocabulary (a page at a time, as they come)."""
-    vocabulary.add_lines([w.text for w in line.words]
+    vocabulary.add_lines(list(map(WORD_TEXT, line.words))
                          for layout in layouts for block in layout.blocks for line in block.lines)
 
 

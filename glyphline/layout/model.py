@@ -9,11 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:   # a tagged PDF's structure is read only when the document has one
     from ..structure import Tag
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisNeeds:
+    """What the outputs will read of a page's analysis, so the layout does only that work. Made
+    once per extraction from the options and the mode (extract.analysis_needs)."""
+
+    order: str = "geometry"   # reading order: auto | geometry | tags (layout.tagged; not geometry: the tree is read)
+    styled: bool = False      # the words take bold, italic and link URIs (Markdown, kept layouts)
+    word_tags: bool = False   # each word names its structure element (Markdown regroups a tagged page by them)
+    # (the layout inspector's needs come with the page: the document opened with inspect=True logs its drops)
 
 
 class Word(NamedTuple):
@@ -36,6 +47,10 @@ class Word(NamedTuple):
     tag: Tag | None = None     # tagged PDF, structured outputs: the structure element most of its glyphs belong to
     link_outside: tuple[int, int] = (0, 0)   # characters at its start and end outside its link's area ("example.org.")
 
+
+WORD_TEXT = itemgetter(0)   # Word.text by index: map(WORD_TEXT, words) reads a line's texts in C
+WORD_SIZE = itemgetter(5)   # Word.size by index
+assert Word._fields[0] == "text" and Word._fields[5] == "size"
 
 # The layout's hot loops make a Word as new_word(Word, (text, x0, y0, x1, y1, size, font, flags)
 # + WORD_DEFAULTS): the NamedTuple's own __new__ is a Python call per word (~30,000 a book).

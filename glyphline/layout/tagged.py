@@ -20,7 +20,7 @@ from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
 from ..glyph import Glyph
-from .model import Block, Word
+from .model import WORD_TEXT, Block, Word
 
 if TYPE_CHECKING:
     from ..structure import Tag
@@ -152,7 +152,7 @@ def _in_aside(block: Block) -> bool:
 def tags_fit(geometric: list[Block], by_tags: list[Block]) -> bool:
     """Rule `auto`: the tags cover the text and the tree's order does not contradict the geometry
     badly (see the constants; order_blocks checks first that the blocks are the tree's own)."""
-    chars = [sum(len(w.text) for line in b.lines for w in line.words) for b in geometric]
+    chars = [sum([sum(map(len, map(WORD_TEXT, line.words))) for line in b.lines]) for b in geometric]
     total = sum(chars)
     if not total or sum(n * b.tagged for n, b in zip(chars, geometric)) < TAG_COVERAGE_MIN * total:
         return False
