@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..glyph import FALLBACK_DESCENT_SHARE, TEXT_RISE, VERTICAL, DropLog, Glyph
-from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
+from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, duplicate_limit, on_letter, with_mark
 from .scripts import FIRST_SPACELESS_CJK, is_spaceless_cjk
 
 if TYPE_CHECKING:
@@ -72,6 +72,16 @@ MAX_BACKTRACK_EM = 1.0
 # beside its word or stacked over a subscript overlaps by one small glyph (under 1 em).
 INTERLEAVED_OVERLAP_EM = 1.0
 SAME_BASELINE_EM = 0.15
+
+# A glyph drawn back over the glyphs before it by more than this many font sizes (kerning stays
+# under about 0.15 em; poppler also breaks words at a half-em overlap, its minCharSpacing), unless
+# it repeats one of them (a fake-bold copy), draws another text over
+# them: text typed into a box already filled ("text90" with "text91" over its end, a notice
+# printed over a form's header). Its run stays a line of its own wherever it overlaps another by
+# that much with at least OVERDRAW_MIN_GLYPHS glyphs (one accent kerned back over its letter is
+# no text), so the two texts never interleave letter by letter; each reads whole, in drawing order.
+OVERDRAW_EM = 0.5
+OVERDRAW_MIN_GLYPHS = 2
 
 # A run whose glyph boxes lie wholly below another run's baseline is a line of its own even
 # when its baseline is within half that run's box: a small label tucked under a large line.
@@ -196,6 +206,10 @@ class _Run:
         self.u1 = u1
         self.order = order
 
+    def places(self) -> list[tuple[float, float, str, float, float]]:
+        """(u, v, text, advance width, size) of each glyph (see overdrawn)."""
+        return [(u, _across(g, self.key), g.text, end - u, g.size) for u, end, g, _ in self.items]
+
 
 def build_segments(glyphs: list[Glyph], text: str | None = None, dropped: DropLog | None = None) -> list[Segment]:
     """Group cleaned glyphs (content-stream order) into baseline segments.
@@ -303,7 +317,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                          and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size))
                      or (raised_script(v, size, prev_v, prev_size, u - prev_end)
                          and not (prev_opened and prev_size < size)))
-                and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
+                and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size
+                and not (u - prev_end < -OVERDRAW_EM * size and not _repeats(glyphs, index, u, v, key))):
             cur.items.append(item)
             prev_opened = False
             if v != prev_v:
@@ -330,6 +345,22 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                                         [_across(it[2], run.key) for it in items],
                                         [it[2].size if it[2].size > 0 else text_unit(it[2]) for it in items])
     return runs
+
+
+def _repeats(glyphs: list[Glyph], index: int, u: float, v: float, key: int) -> bool:
+    """Is glyphs[index] (at u, v in the frame of direction `key`) the glyph one or two before
+    it in the stream drawn again at (almost) its place (cleanup.duplicate_limit)?"""
+    g = glyphs[index]
+    cos, sin = key_vector(key)
+    for step in (1, 2):
+        if index >= step and glyphs[index - step].text == g.text:
+            p = glyphs[index - step]
+            pu = p.x * cos + p.y * sin
+            pend = p.end_x * cos + p.end_y * sin
+            limit = duplicate_limit(g.size, pend - pu if pend > pu else 0.0)
+            if abs(pu - u) <= limit and abs(p.y * cos - p.x * sin - v) <= limit:
+                return True
+    return False
 
 
 def _across(g: Glyph, key: int) -> float:
@@ -467,8 +498,40 @@ def interleaved(line, run) -> bool:
             or below_baseline(run, line) or below_baseline(line, run):
         return True
     parts = getattr(line, "parts", None)   # a merged run on two baselines: each of its pieces
-    return parts is not None and any(_interleaved(u0, u1, v, size, run.u0, run.u1, run.v, run.size)
-                                     for u0, u1, v, size in parts)
+    if parts is not None and any(_interleaved(u0, u1, v, size, run.u0, run.u1, run.v, run.size)
+                                 for u0, u1, v, size in parts):
+        return True
+    return overdrawn(line, run)
+
+
+def overdrawn(a, b) -> bool:
+    """Does one of two runs (or segments) of one baseline group draw another text over the other
+    (OVERDRAW_EM, OVERDRAW_MIN_GLYPHS), rather than the same glyphs again (fake bold, a shadow, a
+    word painted over in another colour: its first glyph repeats the glyph under it)?"""
+    earlier, later = (a, b) if a.u0 <= b.u0 else (b, a)
+    small = a.size if a.size < b.size else b.size
+    reach = earlier.u1
+    if reach - later.u0 <= OVERDRAW_EM * small:
+        return False
+    inside = [p for p in _places(later) if p[0] < reach]
+    if len(inside) < OVERDRAW_MIN_GLYPHS:
+        return False
+    u, v, text, _, size = min(inside)
+    for pu, pv, ptext, width, _ in _places(earlier):
+        if ptext == text:
+            limit = duplicate_limit(size, width if width > 0.0 else 0.0)
+            if abs(pu - u) <= limit and abs(pv - v) <= limit:
+                return False
+    return True
+
+
+def _places(item) -> list[tuple[float, float, str, float, float]]:
+    """(u, v, text, advance width, size) of the glyphs of a run or a segment."""
+    if isinstance(item, Segment):
+        key = item.direction
+        return [(u, _across(g, key), g.text, end - u, g.size)
+                for u, end, g in zip(item.starts, item.ends, item.glyphs)]
+    return item.places()
 
 
 def _interleaved(u0: float, u1: float, v: float, size: float,
