@@ -214,6 +214,17 @@ def test_text_drawn_over_the_end_of_another_on_its_baseline_keeps_both_words_who
     assert helvetica_page(b"BT /F1 10 Tf 100 700 Td [(Wo) 330 (rd)] TJ ET") == "Word"
 
 
+def test_a_space_under_the_next_character_is_no_text_drawn_over():
+    # XiaoBiaoSong: each fullwidth digit (1 em) shown with a trailing space (0.5 em), the next
+    # one placed about half an em on, over the digit and its space: one glyph with ink over
+    # another, and a space has none, so this is no second text and "１１１" stays one number
+    b = PdfBuilder()
+    font = b.font_type0({1: "１", 2: " "}, w=[2, [500]])
+    b.page(b"BT /F1 10 Tf 100 700 Td <00010002> Tj 4.5 0 Td <00010002> Tj 4.5 0 Td <00010002> Tj ET",
+           fonts={"F1": font})
+    assert text_of(b.build()) == "１１１"
+
+
 def test_a_notice_printed_over_a_header_line_does_not_interleave_with_it():
     # i1040nr: a 9.64 pt notice drawn later across the 10 pt "Internal Revenue Service", on
     # (almost) its baseline: two texts, each read whole in drawing order

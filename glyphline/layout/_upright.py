@@ -23,9 +23,8 @@ from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
 from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDRAW_EM, SCRIPT_RISE_EM,
-                    SEGMENT_GAP_EM,
-                    Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height, box_height_of,
-                    raised_script, text_unit, text_unit_of)
+                    SEGMENT_GAP_EM, Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height,
+                    box_height_of, overdraws, raised_script, text_unit, text_unit_of)
 from .model import WORD_DEFAULTS, Word, new_word
 from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
@@ -153,7 +152,7 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     over = [i for i, u, pe, size in zip(range(1, n), xs[1:], ends, run_sizes[1:])
             if u - pe < -OVERDRAW_EM * size]
     if over:
-        over = set(over).difference(repeats)
+        over = {i for i in over if overdraws(glyphs, i, xs[i], ys[i], HORIZONTAL, run_sizes[i])}
         if over:
             cuts = sorted(over.union(cuts))
     if cuts and any(f & TEXT_RISE for f in flag_set):

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
+from itertools import accumulate
 from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -82,6 +84,10 @@ SAME_BASELINE_EM = 0.15
 # no text), so the two texts never interleave letter by letter; each reads whole, in drawing order.
 OVERDRAW_EM = 0.5
 OVERDRAW_MIN_GLYPHS = 2
+# ... looking back past at most this many whitespace glyphs for the glyph with ink it is drawn over
+OVERDRAW_LOOKBACK = 4
+# ... and counting at most this many glyphs under one glyph (a budget: a glyph covers two or three)
+OVERDRAW_MAX_UNDER = 8
 
 # A run whose glyph boxes lie wholly below another run's baseline is a line of its own even
 # when its baseline is within half that run's box: a small label tucked under a large line.
@@ -318,7 +324,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                      or (raised_script(v, size, prev_v, prev_size, u - prev_end)
                          and not (prev_opened and prev_size < size)))
                 and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size
-                and not (u - prev_end < -OVERDRAW_EM * size and not _repeats(glyphs, index, u, v, key))):
+                and not (u - prev_end < -OVERDRAW_EM * size and overdraws(glyphs, index, u, v, key, size))):
             cur.items.append(item)
             prev_opened = False
             if v != prev_v:
@@ -345,6 +351,26 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                                         [_across(it[2], run.key) for it in items],
                                         [it[2].size if it[2].size > 0 else text_unit(it[2]) for it in items])
     return runs
+
+
+def overdraws(glyphs: list[Glyph], index: int, u: float, v: float, key: int, size: float) -> bool:
+    """OVERDRAW_EM: does glyphs[index] (at u, v in the frame of direction `key`, font size `size`)
+    start that far back inside the last glyph with ink before it (spaces are no ink: a space
+    that runs under the next character's cell is no text drawn over), and repeat neither of the
+    two glyphs before it?"""
+    j = index - 1
+    stop = index - 1 - OVERDRAW_LOOKBACK
+    while j >= 0 and j > stop and glyphs[j].text.isspace():
+        j -= 1
+    if j < 0 or j <= stop:
+        return False
+    p = glyphs[j]
+    cos, sin = key_vector(key)
+    start = p.x * cos + p.y * sin
+    end = p.end_x * cos + p.end_y * sin
+    if u - (end if end > start else start) >= -OVERDRAW_EM * size:
+        return False
+    return not _repeats(glyphs, index, u, v, key)
 
 
 def _repeats(glyphs: list[Glyph], index: int, u: float, v: float, key: int) -> bool:
@@ -505,21 +531,42 @@ def interleaved(line, run) -> bool:
 
 
 def overdrawn(a, b) -> bool:
-    """Does one of two runs (or segments) of one baseline group draw another text over the other
-    (OVERDRAW_EM, OVERDRAW_MIN_GLYPHS), rather than the same glyphs again (fake bold, a shadow, a
-    word painted over in another colour: its first glyph repeats the glyph under it)?"""
+    """Does one of two runs (or segments) of one baseline group draw another text over the other:
+    both have OVERDRAW_MIN_GLYPHS glyphs with ink at least, as many of the later one's glyphs on
+    the other's baseline cover the other's glyphs, by more than OVERDRAW_EM in all, and the first
+    of them does not repeat the glyph under it (a fake-bold copy, a shadow, a word painted over
+    in another colour)? Spaces are no ink."""
     earlier, later = (a, b) if a.u0 <= b.u0 else (b, a)
     small = a.size if a.size < b.size else b.size
-    reach = earlier.u1
-    if reach - later.u0 <= OVERDRAW_EM * small:
+    if earlier.u1 - later.u0 <= OVERDRAW_EM * small:
         return False
-    inside = [p for p in _places(later) if p[0] < reach]
-    if len(inside) < OVERDRAW_MIN_GLYPHS:
+    ink = sorted(p for p in _places(earlier) if not p[2].isspace() and p[3] > 0.0)
+    if len(ink) < OVERDRAW_MIN_GLYPHS:   # one mark (a check box's tick) is no text
         return False
-    u, v, text, _, size = min(inside)
-    for pu, pv, ptext, width, _ in _places(earlier):
+    starts = [p[0] for p in ink]
+    ends = list(accumulate((p[0] + p[3] for p in ink), max))   # furthest end so far
+    level = SAME_BASELINE_EM * small
+    covering = []   # the later run's glyphs drawn over ink, with the length they cover
+    for p in _places(later):
+        u, v, text, width = p[0], p[1], p[2], p[3]
+        if width <= 0.0 or text.isspace() or abs(v - earlier.v) > level:
+            continue
+        k = bisect_right(starts, u + width)   # ink glyphs starting before this glyph ends
+        covered = 0.0
+        j = k - 1
+        stop = k - 1 - OVERDRAW_MAX_UNDER
+        while j >= 0 and j > stop and ends[j] > u:   # walk back while some ink still reaches into it
+            q0, q1 = ink[j][0], ink[j][0] + ink[j][3]
+            covered += max(0.0, min(q1, u + width) - max(q0, u))
+            j -= 1
+        if covered > 0.0:
+            covering.append((u, v, text, covered))
+    if len(covering) < OVERDRAW_MIN_GLYPHS or sum(c[3] for c in covering) <= OVERDRAW_EM * small:
+        return False
+    u, v, text, _ = min(covering)
+    for pu, pv, ptext, width, size in ink:
         if ptext == text:
-            limit = duplicate_limit(size, width if width > 0.0 else 0.0)
+            limit = duplicate_limit(size, width)
             if abs(pu - u) <= limit and abs(pv - v) <= limit:
                 return False
     return True
