@@ -225,6 +225,16 @@ def test_a_space_under_the_next_character_is_no_text_drawn_over():
     assert text_of(b.build()) == "１１１"
 
 
+def test_letters_of_a_font_whose_widths_overstate_them_are_no_text_drawn_over():
+    # pdfjs issue7074: every advance 1 em, each letter placed 0.55 em after the one before
+    # (its pen moves forward from each origin), then a kern back under the last advance
+    b = PdfBuilder()
+    font = b.font_truetype("TestWide", widths=[1000] * 95, first_char=32)
+    b.page(b"BT /F1 9 Tf 50 700 Td [(G) 450 (r) 610 (a) 450 (d) 450 (u) 450 (a) 450 (t) 450 (e) 450 (s)] TJ ET",
+           fonts={"F1": font})
+    assert text_of(b.build()) == "Graduates"
+
+
 def test_a_notice_printed_over_a_header_line_does_not_interleave_with_it():
     # i1040nr: a 9.64 pt notice drawn later across the 10 pt "Internal Revenue Service", on
     # (almost) its baseline: two texts, each read whole in drawing order

@@ -355,9 +355,9 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
 
 def overdraws(glyphs: list[Glyph], index: int, u: float, v: float, key: int, size: float) -> bool:
     """OVERDRAW_EM: does glyphs[index] (at u, v in the frame of direction `key`, font size `size`)
-    start that far back inside the last glyph with ink before it (spaces are no ink: a space
-    that runs under the next character's cell is no text drawn over), and repeat neither of the
-    two glyphs before it?"""
+    start before the origin of the last glyph with ink before it and that far inside its advance
+    (spaces are no ink: a space that runs under the next character's cell is no text drawn
+    over), and repeat neither of the two glyphs before it?"""
     j = index - 1
     stop = index - 1 - OVERDRAW_LOOKBACK
     while j >= 0 and j > stop and glyphs[j].text.isspace():
@@ -368,7 +368,9 @@ def overdraws(glyphs: list[Glyph], index: int, u: float, v: float, key: int, siz
     cos, sin = key_vector(key)
     start = p.x * cos + p.y * sin
     end = p.end_x * cos + p.end_y * sin
-    if u - (end if end > start else start) >= -OVERDRAW_EM * size:
+    # the pen went back past that glyph's origin (a font whose widths overstate its glyphs steps
+    # forward from each origin, however far its advances reach)
+    if u >= start or u - (end if end > start else start) >= -OVERDRAW_EM * size:
         return False
     return not _repeats(glyphs, index, u, v, key)
 
@@ -544,6 +546,15 @@ def overdrawn(a, b) -> bool:
     if len(ink) < OVERDRAW_MIN_GLYPHS:   # one mark (a check box's tick) is no text
         return False
     starts = [p[0] for p in ink]
+    # a glyph's ink ends where the next one starts, if sooner than its advance, and the last
+    # one's advance shrinks by the run's typical step / advance (a font whose widths overstate
+    # its glyphs: pdfjs issue7074, every advance 1 em, letters 0.55 em apart)
+    shares = sorted(min(1.0, (b[0] - a[0]) / a[3]) for a, b in zip(ink, ink[1:]) if b[0] > a[0])
+    share = shares[len(shares) // 2] if shares else 1.0
+    last = len(ink) - 1
+    ink = [(p[0], p[1], p[2], min(p[3], starts[k + 1] - p[0]) if k < last and starts[k + 1] > p[0]
+            else p[3] * share, p[4])
+           for k, p in enumerate(ink)]
     ends = list(accumulate((p[0] + p[3] for p in ink), max))   # furthest end so far
     level = SAME_BASELINE_EM * small
     covering = []   # the later run's glyphs drawn over ink, with the length they cover
