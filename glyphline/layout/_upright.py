@@ -15,8 +15,8 @@ the switch: lines.build_segments, words.build_words and blocks._make_line.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import compress
-from operator import eq, ne, sub
+from itertools import compress, repeat
+from operator import eq, lt, mul, ne, sub
 from typing import NamedTuple
 
 from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
@@ -149,8 +149,9 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     # the glyphs that repeat one of the two before them close by (fake bold), if any
     repeats = _close_repeats(texts, xs, ys, ends, sizes)
     # a glyph drawn back over the glyphs before it, repeating neither, starts a run (_stream_runs)
-    over = [i for i, u, pe, size in zip(range(1, n), xs[1:], ends, run_sizes[1:])
-            if u - pe < -OVERDRAW_EM * size]
+    # (candidates in whole-list operations: a step back of more than OVERDRAW_EM sizes)
+    over = list(compress(range(1, n), map(lt, map(sub, xs[1:], ends),
+                                          map(mul, run_sizes[1:], repeat(-OVERDRAW_EM)))))
     if over:
         over = {i for i in over if overdraws(glyphs, i, xs[i], ys[i], HORIZONTAL, run_sizes[i])}
         if over:
