@@ -315,6 +315,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
             last_height, last_size = g.height, g.size
             h = text_unit(g)
             size = g.size if g.size > 0 else h
+            overdraw_step = -OVERDRAW_EM * size   # a step back this far may draw over (overdraws)
         item = (u, end, g, index)
         flags = g.flags
         if (cur is not None and key == cur_key
@@ -323,8 +324,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                          and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size))
                      or (raised_script(v, size, prev_v, prev_size, u - prev_end)
                          and not (prev_opened and prev_size < size)))
-                and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size
-                and not (u - prev_end < -OVERDRAW_EM * size and overdraws(glyphs, index, u, v, key, size))):
+                and -MAX_BACKTRACK_EM * size <= (step := u - prev_end) <= SEGMENT_GAP_EM * size
+                and not (step < overdraw_step and overdraws(glyphs, index, u, v, key, size))):
             cur.items.append(item)
             prev_opened = False
             if v != prev_v:
