@@ -621,12 +621,30 @@ def _xfa_warning(root) -> str | None:
 def _read_with_repair(PdfReader, data: bytes):
     """pypdf rebuilds a lost xref only when it finds a startxref; point one at 0 to make it scan the file."""
     try:
-        return PdfReader(io.BytesIO(data), strict=False)
+        reader = PdfReader(io.BytesIO(data), strict=False)
     except Exception as first_error:
         try:
-            return PdfReader(io.BytesIO(data + b"\nstartxref\n0\n%%EOF\n"), strict=False)
+            reader = PdfReader(io.BytesIO(data + b"\nstartxref\n0\n%%EOF\n"), strict=False)
         except Exception:
             raise first_error from None
+    _forget_xref_streams(reader)
+    return reader
+
+
+def _forget_xref_streams(reader) -> None:
+    """pypdf keeps each cross-reference stream it read as the object of that number; an update
+    may give the number to another object (pdfjs issue15096: a form field's appearance), which
+    the newest cross-reference section locates and which the kept stream would hide."""
+    cache = getattr(reader, "resolved_objects", None)
+    if not isinstance(cache, dict):
+        return
+    for key, obj in list(cache.items()):
+        try:
+            is_xref = hasattr(obj, "get_data") and obj.get("/Type") == "/XRef"
+        except Exception:   # a damaged object: leave it
+            continue
+        if is_xref:
+            del cache[key]
 
 
 def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> None:

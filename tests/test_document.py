@@ -699,3 +699,31 @@ def test_a_page_does_not_keep_its_decoded_content_stream():
     contents = doc._reader.pages[0]["/Contents"].get_object()
     assert contents.decoded_self is None
     assert contents.get_data() == line(b"squeezed", 72, 700)
+
+
+def test_an_update_reusing_the_number_of_an_older_cross_reference_stream_is_read():
+    # pdfjs issue15096: an incremental update gives the number of the previous cross-reference
+    # stream to a new object (there a form field's appearance); the newest section locates it
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    page = b.page(b"BT /F1 12 Tf 72 700 Td (Original) Tj ET", fonts={"F1": font})
+    data = b.build(object_streams=True)
+    old_xref = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
+    reused = int(re.match(rb"(\d+) 0 obj", data[old_xref:]).group(1))
+    root = int(re.search(rb"/Root (\d+) 0 R", data[old_xref:]).group(1))
+    content = b"BT /F1 12 Tf 72 700 Td (Updated) Tj ET"
+    update = bytearray(data)
+    offsets = {}
+    offsets[reused] = len(update)
+    update += b"%d 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (reused, len(content), content)
+    offsets[page.num] = len(update)
+    update += (b"%d 0 obj\n<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+               b"/Resources << /Font << /F1 %d 0 R >> >> >>\nendobj\n"
+               % (page.num, b.pages_root.num, reused, font.num))
+    xref = len(update)
+    update += b"xref\n"
+    for num in sorted(offsets):
+        update += b"%d 1\n%010d 00000 n \n" % (num, offsets[num])
+    update += (b"trailer\n<< /Size %d /Root %d 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n"
+               % (reused + 1, root, old_xref, xref))
+    assert text_of(glyphline.open(bytes(update)).page(0)) == "Updated"

@@ -197,6 +197,60 @@ def test_a_line_beside_a_large_number_does_not_interleave_with_the_small_line_ab
     assert "1040 Department of the Treasury" in text and "U.S. Individual Income Tax Return 2010" in text
 
 
+# ---------------------------------------------------------------- text drawn over text
+
+def helvetica_page(content: bytes) -> str:
+    b = PdfBuilder()
+    b.page(content, fonts={"F1": b.font_type1("Helvetica")})
+    return text_of(b.build())
+
+
+def test_text_drawn_over_the_end_of_another_on_its_baseline_keeps_both_words_whole():
+    # pdf.js issue 14821: "text91" starts 7.8 pt (0.78 em) before "text90" ends, on its baseline;
+    # sorted along the line together their letters read "text9t0ext91"
+    assert helvetica_page(b"BT /F1 10 Tf 100 700 Td (text90) Tj 19.44 0 Td (text91) Tj "
+                          b"52.27 0 Td (text92) Tj ET").split() == ["text90", "text91", "text92"]
+    # a letter kerned back by a third of an em is still part of its word
+    assert helvetica_page(b"BT /F1 10 Tf 100 700 Td [(Wo) 330 (rd)] TJ ET") == "Word"
+
+
+def test_a_space_under_the_next_character_is_no_text_drawn_over():
+    # XiaoBiaoSong: each fullwidth digit (1 em) shown with a trailing space (0.5 em), the next
+    # one placed about half an em on, over the digit and its space: one glyph with ink over
+    # another, and a space has none, so this is no second text and "１１１" stays one number
+    b = PdfBuilder()
+    font = b.font_type0({1: "１", 2: " "}, w=[2, [500]])
+    b.page(b"BT /F1 10 Tf 100 700 Td <00010002> Tj 4.5 0 Td <00010002> Tj 4.5 0 Td <00010002> Tj ET",
+           fonts={"F1": font})
+    assert text_of(b.build()) == "１１１"
+
+
+def test_letters_of_a_font_whose_widths_overstate_them_are_no_text_drawn_over():
+    # pdfjs issue7074: every advance 1 em, each letter placed 0.55 em after the one before
+    # (its pen moves forward from each origin), then a kern back under the last advance
+    b = PdfBuilder()
+    font = b.font_truetype("TestWide", widths=[1000] * 95, first_char=32)
+    b.page(b"BT /F1 9 Tf 50 700 Td [(G) 450 (r) 610 (a) 450 (d) 450 (u) 450 (a) 450 (t) 450 (e) 450 (s)] TJ ET",
+           fonts={"F1": font})
+    assert text_of(b.build()) == "Graduates"
+
+
+def test_a_notice_printed_over_a_header_line_does_not_interleave_with_it():
+    # i1040nr: a 9.64 pt notice drawn later across the 10 pt "Internal Revenue Service", on
+    # (almost) its baseline: two texts, each read whole in drawing order
+    text = helvetica_page(b"BT /F1 10 Tf 50 700 Td (Internal Revenue Service) Tj ET "
+                          b"BT /F1 9.64 Tf 60 700.5 Td (You owe the additional tax) Tj ET")
+    assert text.split() == "Internal Revenue Service You owe the additional tax".split()
+
+
+def test_a_word_painted_again_over_itself_comes_out_once():
+    # "important" drawn a second time in red over the line, at its place or 0.3 pt off (shadow)
+    for shift in (b"0", b"0.3"):
+        text = helvetica_page(b"BT /F1 10 Tf 50 700 Td (This is important) Tj ET 1 0 0 rg "
+                              b"BT /F1 10 Tf 1 0 0 1 81.67 700 Tm " + shift + b" 0 Td (important) Tj ET")
+        assert text == "This is important"
+
+
 # ---------------------------------------------------------------- the visible box
 
 def cropped_page(crop_right: float, crop_top: float = 792) -> str:

@@ -1,8 +1,8 @@
 """The layout's fast paths (glyphline/layout/_upright.py) must give exactly what the general
 rules give: random upright pages with fake-bold copies, kerning, out-of-order pieces, gutters,
-spaces, font changes, raised glyphs (by position and by text rise) are laid out with the
-switch (_upright.FAST_PATHS) on and off, and the two results compared field by field through
-the public calls: analyze_page, build_segments and build_words."""
+text drawn back over text, spaces, font changes, raised glyphs (by position and by text rise)
+are laid out with the switch (_upright.FAST_PATHS) on and off, and the two results compared
+field by field through the public calls: analyze_page, build_segments and build_words."""
 from __future__ import annotations
 
 import random
@@ -47,7 +47,8 @@ def _page(rng: random.Random, plain: bool = False, accents: bool = True) -> list
             glyphs.append(g)
             if rng.random() < 0.05 and not plain:   # a fake-bold copy
                 glyphs.append(g._replace(x=g.x + 0.3, end_x=g.end_x + 0.3))
-            x += advance + rng.choice([0.0, 0.0, -0.2, 0.5, 2.5, 4.0, 15.0])
+            # kerning, word gaps, a gutter, and a step back over the glyphs before (text drawn over text)
+            x += advance + rng.choice([0.0, 0.0, -0.2, 0.5, 2.5, 4.0, 15.0, -7.0])
         y += rng.choice([12.0, 14.0, 0.0, 3.0, 40.0])
     if rng.random() < 0.3 and not plain:   # a piece drawn out of order
         k = rng.randrange(len(glyphs))

@@ -398,6 +398,16 @@ def test_a_windows_core_font_past_the_macintosh_order_leaves_out_the_glyphs_it_l
     assert text == expected
 
 
+def test_arial_shown_by_glyph_id_reads_its_cyrillic_letters():
+    # pdfjs issue20453 and issue19550: the Arial of current Windows has А–я at glyphs 570–633;
+    # Times New Roman is not known to share it, so its glyphs there stay unmapped
+    codes = hex_codes([589, 605, 613, 616, 604, 602, 633, 3, 590, 581, 570])
+    b = PdfBuilder()
+    assert page_text(b, core_font_cid(b, "Arial"), codes)[0] == "Угловая ФЛА"
+    b = PdfBuilder()
+    assert page_text(b, core_font_cid(b, "TimesNewRomanPSMT"), codes)[0].strip() == ""
+
+
 def test_corrupt_cid_programs_never_raise():
     good = font_program({(3, 1): cmap_format4({0x4E2D: 1})}, names=[".notdef", "uni4E2D"])
     for cut in (0, 11, 40, len(good) // 2, len(good) - 5):

@@ -55,6 +55,12 @@ CORE_FONT_MAC_RANGES = ((1, 172, 0), (179, 208, 1), (210, 255, 2))
 # letters it lists); "\0" marks the two glyphs after ľ, which no file shows.
 CORE_FONT_FIRST_EXTENDED = 258
 CORE_FONT_EXTENDED = "ĂăĄąĎďĐĘęĚěĹĺĽľ\0\0ŃńŇňŐőŔŕŘřŚśŢţŤťŮůŰűŹźŻż"
+# Arial's Cyrillic: А–я (U+0410–U+044F) are glyphs 570–633 in Unicode order in the Arial of current
+# Windows (4,503 glyphs; pdfjs issue19550 "ФЛАНЦЫ И ПЕРЕХОДЫ", issue20453 "Угловая шлифовальная
+# машина"; their /W widths are Arial's, А 667 = A, о 556 = o, Ж 923; pdf.js's table agrees). Seen
+# in Arial only, so only Arial reads it.
+ARIAL_CYRILLIC_FIRST = 570
+ARIAL_CYRILLIC = (0x0410, 0x044F)
 CORE_FONT_FAMILIES = ("arial", "timesnewroman", "couriernew")
 CORE_FONT_OTHER_ORDER = ("arialblack", "arialunicode")
 UNICODE_CMAPS = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
@@ -476,8 +482,17 @@ def core_font_glyph_text(cid_font: Any, font_name: str) -> Callable[[int], str |
     key = "".join(ch for ch in font_name.lower() if ch.isalnum())
     if not key.startswith(CORE_FONT_FAMILIES) or key.startswith(CORE_FONT_OTHER_ORDER):
         return None
+    return arial_glyph if key.startswith("arial") else core_font_glyph
 
-    return core_font_glyph
+
+def arial_glyph(gid: int) -> str | None:
+    """The text of glyph `gid` of Arial: the core fonts' order, then its Cyrillic (ARIAL_CYRILLIC_FIRST)."""
+    text = core_font_glyph(gid)
+    if text is None and isinstance(gid, int):
+        k = gid - ARIAL_CYRILLIC_FIRST
+        if 0 <= k <= ARIAL_CYRILLIC[1] - ARIAL_CYRILLIC[0]:
+            return chr(ARIAL_CYRILLIC[0] + k)
+    return text
 
 
 def core_font_glyph(gid: int) -> str | None:

@@ -15,16 +15,16 @@ the switch: lines.build_segments, words.build_words and blocks._make_line.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import compress
-from operator import eq, ne, sub
+from itertools import compress, repeat
+from operator import eq, lt, mul, ne, sub
 from typing import NamedTuple
 
 from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
-from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, SCRIPT_RISE_EM, SEGMENT_GAP_EM,
-                    Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height, box_height_of,
-                    raised_script, text_unit, text_unit_of)
+from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDRAW_EM, SCRIPT_RISE_EM,
+                    SEGMENT_GAP_EM, Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height,
+                    box_height_of, overdraws, raised_script, text_unit, text_unit_of)
 from .model import WORD_DEFAULTS, Word, new_word
 from .scripts import FIRST_COMBINING, FIRST_RTL
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
@@ -54,9 +54,9 @@ class _RangeRun(_Run):
     indices (merging concatenates them), and its extent along the line is computed when
     _merge_runs first asks for it (only runs that share a baseline with another run)."""
 
-    __slots__ = ("_u0", "_u1", "_xs", "_ends")
+    __slots__ = ("_u0", "_u1", "_xs", "_ends", "_columns")
 
-    def __init__(self, span, v, height, size, xs, ends):
+    def __init__(self, span, v, height, size, xs, ends, columns):
         self.parts = None
         self.items = [span]
         self.key = HORIZONTAL
@@ -67,6 +67,14 @@ class _RangeRun(_Run):
         self._u0 = self._u1 = None
         self._xs = xs
         self._ends = ends
+        self._columns = columns   # the page's texts, ys and sizes (places)
+
+    def places(self) -> list[tuple[float, float, str, float, float]]:
+        """(u, v, text, advance width, size) of each glyph (lines.overdrawn)."""
+        texts, ys, sizes = self._columns
+        xs, ends = self._xs, self._ends
+        return [(xs[i], ys[i], texts[i], ends[i] - xs[i], sizes[i])
+                for a, b in self.items for i in range(a, b)]
 
     def _extent(self) -> None:
         a, b = self.items[0]
@@ -138,11 +146,21 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
         cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
                 if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
+    # the glyphs that repeat one of the two before them close by (fake bold), if any
+    repeats = _close_repeats(texts, xs, ys, ends, sizes)
+    # a glyph drawn back over the glyphs before it, repeating neither, starts a run (_stream_runs)
+    # (candidates in whole-list operations: a step back of more than OVERDRAW_EM sizes)
+    over = list(compress(range(1, n), map(lt, map(sub, xs[1:], ends),
+                                          map(mul, run_sizes[1:], repeat(-OVERDRAW_EM)))))
+    if over:
+        over = {i for i in over if overdraws(glyphs, i, xs[i], ys[i], HORIZONTAL, run_sizes[i])}
+        if over:
+            cuts = sorted(over.union(cuts))
     if cuts and any(f & TEXT_RISE for f in flag_set):
         # a raised or lowered glyph stays on the line of the glyph before or after it (_stream_runs)
         rise = SCRIPT_RISE_EM
         cuts = [i for i in cuts
-                if not ((flags[i] | flags[i - 1]) & TEXT_RISE
+                if i in over or not ((flags[i] | flags[i - 1]) & TEXT_RISE
                         and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
                         and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
     if cuts and changes:
@@ -150,13 +168,15 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         # after it too unless the raised one opened its own run (_stream_runs)
         kept: list[int] = []
         for i in cuts:
-            if (raised_script(ys[i], run_sizes[i], ys[i - 1], run_sizes[i - 1], xs[i] - ends[i - 1])
+            if (i not in over
+                    and raised_script(ys[i], run_sizes[i], ys[i - 1], run_sizes[i - 1], xs[i] - ends[i - 1])
                     and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i]
                     and not ((i == 1 or (kept and kept[-1] == i - 1)) and run_sizes[i - 1] < run_sizes[i])):
                 continue
             kept.append(i)
         cuts = kept
     runs: list[_Run] = []
+    columns = (texts, ys, sizes)
     for a, b in zip([0] + cuts, cuts + [n]):
         if changes and _changes_inside(changes, a, b):
             run_units = units[a:b]
@@ -164,14 +184,12 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
             v, size = ys[a + run_units.index(height)], max(run_sizes[a:b])
         else:   # one font along the run
             height, v, size = units[a], ys[a], run_sizes[a]
-        run = _RangeRun((a, b), v, height, size, xs, ends)
+        run = _RangeRun((a, b), v, height, size, xs, ends, columns)
         if b - a > 1:
             run_ys = ys[a:b]
             if min(run_ys) != max(run_ys):   # baselines differ inside the run (_stream_runs)
                 run.parts = baseline_pieces(xs[a:b], ends[a:b], run_ys, run_sizes[a:b])
         runs.append(run)
-    # the glyphs that repeat one of the two before them close by (fake bold), if any
-    repeats = _close_repeats(texts, xs, ys, ends, sizes)
     segments: list[Segment] = []
     for run in _merge_runs(runs):
         segments.extend(_upright_finish(run.items, glyphs, texts, xs, ys, ends, sizes, metrics,

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
+from itertools import accumulate
 from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..glyph import FALLBACK_DESCENT_SHARE, TEXT_RISE, VERTICAL, DropLog, Glyph
-from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, on_letter, with_mark
+from .cleanup import SPACING_ACCENTS, accent_mark, drop_duplicates, duplicate_limit, on_letter, with_mark
 from .scripts import FIRST_SPACELESS_CJK, is_spaceless_cjk
 
 if TYPE_CHECKING:
@@ -72,6 +74,20 @@ MAX_BACKTRACK_EM = 1.0
 # beside its word or stacked over a subscript overlaps by one small glyph (under 1 em).
 INTERLEAVED_OVERLAP_EM = 1.0
 SAME_BASELINE_EM = 0.15
+
+# A glyph drawn back over the glyphs before it by more than this many font sizes (kerning stays
+# under about 0.15 em; poppler also breaks words at a half-em overlap, its minCharSpacing), unless
+# it repeats one of them (a fake-bold copy), draws another text over
+# them: text typed into a box already filled ("text90" with "text91" over its end, a notice
+# printed over a form's header). Its run stays a line of its own wherever it overlaps another by
+# that much with at least OVERDRAW_MIN_GLYPHS glyphs (one accent kerned back over its letter is
+# no text), so the two texts never interleave letter by letter; each reads whole, in drawing order.
+OVERDRAW_EM = 0.5
+OVERDRAW_MIN_GLYPHS = 2
+# ... looking back past at most this many whitespace glyphs for the glyph with ink it is drawn over
+OVERDRAW_LOOKBACK = 4
+# ... and counting at most this many glyphs under one glyph (a budget: a glyph covers two or three)
+OVERDRAW_MAX_UNDER = 8
 
 # A run whose glyph boxes lie wholly below another run's baseline is a line of its own even
 # when its baseline is within half that run's box: a small label tucked under a large line.
@@ -196,6 +212,10 @@ class _Run:
         self.u1 = u1
         self.order = order
 
+    def places(self) -> list[tuple[float, float, str, float, float]]:
+        """(u, v, text, advance width, size) of each glyph (see overdrawn)."""
+        return [(u, _across(g, self.key), g.text, end - u, g.size) for u, end, g, _ in self.items]
+
 
 def build_segments(glyphs: list[Glyph], text: str | None = None, dropped: DropLog | None = None) -> list[Segment]:
     """Group cleaned glyphs (content-stream order) into baseline segments.
@@ -295,6 +315,7 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
             last_height, last_size = g.height, g.size
             h = text_unit(g)
             size = g.size if g.size > 0 else h
+            overdraw_step = -OVERDRAW_EM * size   # a step back this far may draw over (overdraws)
         item = (u, end, g, index)
         flags = g.flags
         if (cur is not None and key == cur_key
@@ -303,7 +324,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                          and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size))
                      or (raised_script(v, size, prev_v, prev_size, u - prev_end)
                          and not (prev_opened and prev_size < size)))
-                and -MAX_BACKTRACK_EM * size <= u - prev_end <= SEGMENT_GAP_EM * size):
+                and -MAX_BACKTRACK_EM * size <= (step := u - prev_end) <= SEGMENT_GAP_EM * size
+                and not (step < overdraw_step and overdraws(glyphs, index, u, v, key, size))):
             cur.items.append(item)
             prev_opened = False
             if v != prev_v:
@@ -330,6 +352,44 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                                         [_across(it[2], run.key) for it in items],
                                         [it[2].size if it[2].size > 0 else text_unit(it[2]) for it in items])
     return runs
+
+
+def overdraws(glyphs: list[Glyph], index: int, u: float, v: float, key: int, size: float) -> bool:
+    """OVERDRAW_EM: does glyphs[index] (at u, v in the frame of direction `key`, font size `size`)
+    start before the origin of the last glyph with ink before it and that far inside its advance
+    (spaces are no ink: a space that runs under the next character's cell is no text drawn
+    over), and repeat neither of the two glyphs before it?"""
+    j = index - 1
+    stop = index - 1 - OVERDRAW_LOOKBACK
+    while j >= 0 and j > stop and glyphs[j].text.isspace():
+        j -= 1
+    if j < 0 or j <= stop:
+        return False
+    p = glyphs[j]
+    cos, sin = key_vector(key)
+    start = p.x * cos + p.y * sin
+    end = p.end_x * cos + p.end_y * sin
+    # the pen went back past that glyph's origin (a font whose widths overstate its glyphs steps
+    # forward from each origin, however far its advances reach)
+    if u >= start or u - (end if end > start else start) >= -OVERDRAW_EM * size:
+        return False
+    return not _repeats(glyphs, index, u, v, key)
+
+
+def _repeats(glyphs: list[Glyph], index: int, u: float, v: float, key: int) -> bool:
+    """Is glyphs[index] (at u, v in the frame of direction `key`) the glyph one or two before
+    it in the stream drawn again at (almost) its place (cleanup.duplicate_limit)?"""
+    g = glyphs[index]
+    cos, sin = key_vector(key)
+    for step in (1, 2):
+        if index >= step and glyphs[index - step].text == g.text:
+            p = glyphs[index - step]
+            pu = p.x * cos + p.y * sin
+            pend = p.end_x * cos + p.end_y * sin
+            limit = duplicate_limit(g.size, pend - pu if pend > pu else 0.0)
+            if abs(pu - u) <= limit and abs(p.y * cos - p.x * sin - v) <= limit:
+                return True
+    return False
 
 
 def _across(g: Glyph, key: int) -> float:
@@ -467,8 +527,70 @@ def interleaved(line, run) -> bool:
             or below_baseline(run, line) or below_baseline(line, run):
         return True
     parts = getattr(line, "parts", None)   # a merged run on two baselines: each of its pieces
-    return parts is not None and any(_interleaved(u0, u1, v, size, run.u0, run.u1, run.v, run.size)
-                                     for u0, u1, v, size in parts)
+    if parts is not None and any(_interleaved(u0, u1, v, size, run.u0, run.u1, run.v, run.size)
+                                 for u0, u1, v, size in parts):
+        return True
+    return overdrawn(line, run)
+
+
+def overdrawn(a, b) -> bool:
+    """Does one of two runs (or segments) of one baseline group draw another text over the other:
+    both have OVERDRAW_MIN_GLYPHS glyphs with ink at least, as many of the later one's glyphs on
+    the other's baseline cover the other's glyphs, by more than OVERDRAW_EM in all, and the first
+    of them does not repeat the glyph under it (a fake-bold copy, a shadow, a word painted over
+    in another colour)? Spaces are no ink."""
+    earlier, later = (a, b) if a.u0 <= b.u0 else (b, a)
+    small = a.size if a.size < b.size else b.size
+    if earlier.u1 - later.u0 <= OVERDRAW_EM * small:
+        return False
+    ink = sorted(p for p in _places(earlier) if not p[2].isspace() and p[3] > 0.0)
+    if len(ink) < OVERDRAW_MIN_GLYPHS:   # one mark (a check box's tick) is no text
+        return False
+    starts = [p[0] for p in ink]
+    # a glyph's ink ends where the next one starts, if sooner than its advance, and the last
+    # one's advance shrinks by the run's typical step / advance (a font whose widths overstate
+    # its glyphs: pdfjs issue7074, every advance 1 em, letters 0.55 em apart)
+    shares = sorted(min(1.0, (b[0] - a[0]) / a[3]) for a, b in zip(ink, ink[1:]) if b[0] > a[0])
+    share = shares[len(shares) // 2] if shares else 1.0
+    last = len(ink) - 1
+    ink = [(p[0], p[1], p[2], min(p[3], starts[k + 1] - p[0]) if k < last and starts[k + 1] > p[0]
+            else p[3] * share, p[4])
+           for k, p in enumerate(ink)]
+    ends = list(accumulate((p[0] + p[3] for p in ink), max))   # furthest end so far
+    level = SAME_BASELINE_EM * small
+    covering = []   # the later run's glyphs drawn over ink, with the length they cover
+    for p in _places(later):
+        u, v, text, width = p[0], p[1], p[2], p[3]
+        if width <= 0.0 or text.isspace() or abs(v - earlier.v) > level:
+            continue
+        k = bisect_right(starts, u + width)   # ink glyphs starting before this glyph ends
+        covered = 0.0
+        j = k - 1
+        stop = k - 1 - OVERDRAW_MAX_UNDER
+        while j >= 0 and j > stop and ends[j] > u:   # walk back while some ink still reaches into it
+            q0, q1 = ink[j][0], ink[j][0] + ink[j][3]
+            covered += max(0.0, min(q1, u + width) - max(q0, u))
+            j -= 1
+        if covered > 0.0:
+            covering.append((u, v, text, covered))
+    if len(covering) < OVERDRAW_MIN_GLYPHS or sum(c[3] for c in covering) <= OVERDRAW_EM * small:
+        return False
+    u, v, text, _ = min(covering)
+    for pu, pv, ptext, width, size in ink:
+        if ptext == text:
+            limit = duplicate_limit(size, width)
+            if abs(pu - u) <= limit and abs(pv - v) <= limit:
+                return False
+    return True
+
+
+def _places(item) -> list[tuple[float, float, str, float, float]]:
+    """(u, v, text, advance width, size) of the glyphs of a run or a segment."""
+    if isinstance(item, Segment):
+        key = item.direction
+        return [(u, _across(g, key), g.text, end - u, g.size)
+                for u, end, g in zip(item.starts, item.ends, item.glyphs)]
+    return item.places()
 
 
 def _interleaved(u0: float, u1: float, v: float, size: float,
