@@ -84,11 +84,14 @@ def collect_doc_stats(pages: list) -> DocStats:
 def stats_evidence(layout: PageLayout) -> tuple[dict[int, list[float]], dict[float, int]]:
     """All DocStats reads of a page, small enough to keep for every page of a long document:
     its line pitches by size bucket, and its characters by font size (in the order met)."""
-    size_weight: dict[float, int] = {}
+    chars_by_size: dict[float, int] = {}   # by exact size first: rounded once per size, not per word
     for block in layout.blocks:
         for line in block.lines:
             for w in line.words:
-                size_weight[round(w.size, 1)] = size_weight.get(round(w.size, 1), 0) + len(w.text)
+                chars_by_size[w.size] = chars_by_size.get(w.size, 0) + len(w.text)
+    size_weight: dict[float, int] = {}
+    for size, chars in chars_by_size.items():   # (a rounded size is met first where its first exact size is)
+        size_weight[round(size, 1)] = size_weight.get(round(size, 1), 0) + chars
     return layout.line_pitches, size_weight
 
 
