@@ -298,6 +298,21 @@ def test_a_plain_text_run_loads_only_the_stages_it_uses(files):
 
 
 @needs_pipeline
+def test_the_command_line_never_loads_pillow_though_pypdf_would(files):
+    """pypdf imports PIL.Image on start when Pillow is installed (~70 M instructions a process), for an API the
+    command line never calls: the process hides Pillow while pypdf starts, and pypdf still reads the file."""
+    pytest.importorskip("PIL.Image")
+    path = files("one.pdf", text_pdf([["a single short page"]]))
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-X", "importtime", "-m", "glyphline", path, "--quiet", "-o", path + ".txt"],
+                         capture_output=True, text=True, env=env, check=True)
+    # (importtime lists attempts too: the hidden PIL.Image appears, failing at once; Pillow's C core never loads)
+    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert "pypdf._page" in imported and "PIL._imaging" not in imported
+    assert Path(path + ".txt").read_text(encoding="utf-8").startswith("a single short page")
+
+
+@needs_pipeline
 def test_a_one_file_run_never_loads_the_process_pool(files):
     """The pool machinery (multiprocessing) costs every small file's process start; one short file needs none."""
     path = files("one.pdf", text_pdf([["a single short page"]]))
