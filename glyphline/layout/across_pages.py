@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
-from .model import Block, Line, PageLayout, Word
+from .model import WORD_DEFAULTS, Block, Line, PageLayout, Word, new_word
 
 
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
@@ -69,8 +69,8 @@ def reflow_text_only(layout: PageLayout) -> PageLayout:
     blocks = []
     for index, block in enumerate(layout.blocks):
         lines = [line if (index == first and number == 0) or (index == last and number == len(block.lines) - 1)
-                 else Line([Word(line.text, 0.0, 0.0, 0.0, 0.0, 0.0, "")], 0.0, 0.0, 0.0, 0.0,
-                           space_after=line.space_after)
+                 else Line([new_word(Word, (line.text, 0.0, 0.0, 0.0, 0.0, 0.0, "", 0) + WORD_DEFAULTS)],
+                           0.0, 0.0, 0.0, 0.0, space_after=line.space_after)
                  for number, line in enumerate(block.lines)]
         blocks.append(Block(lines, 0.0, 0.0, 0.0, 0.0, role=block.role))
     return replace(layout, blocks=blocks, line_pitches={}, figures=[])

@@ -55,7 +55,7 @@ class Line:
 
     @property
     def text(self) -> str:
-        return " ".join(w.text for w in self.words)
+        return " ".join([w.text for w in self.words])   # (a list joins faster than a generator)
 
 
 @dataclass(frozen=True, slots=True)
