@@ -8,7 +8,7 @@ this work tree as it is). For each long document of ../shared/corpus/generated i
 `valgrind --tool=callgrind`, `extract_text(data)` in a fresh interpreter and, once per
 revision, the same script without the call (interpreter start, imports, reading the file);
 the difference is the engine's work on the document. Prints per-document counts and
-HEAD/BASE ratios. Same interpreter for both revisions, bytecode compiled by an untimed run
+HEAD/BASE ratios. Same interpreter for both revisions, bytecode compiled (compileall) for both, an untimed run
 first, PYTHONHASHSEED fixed: repeated counts agree to ~0.01 %, so a 1 % change is real even
 on a busy machine (wall-clock time is not). Slow: 1–3 minutes per document and revision
 under valgrind. Not a test.
@@ -16,6 +16,7 @@ under valgrind. Not a test.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import re
 import shutil
@@ -79,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 made.append(checkout(revision, Path(tmp) / label))
                 trees.append(made[-1])
+        for tree in trees:
+            # bytecode for both trees, whatever PYTHONDONTWRITEBYTECODE says: a tree without it compiles
+            # the modules an extraction imports late (interpreter, lexer, …) inside the counted work
+            compileall.compile_dir(str(tree / "glyphline"), quiet=1)
         try:
             startup = [count_instructions(tree, cases[0][1], args.mode, False) for tree in trees]
             print(f"start-up (imports, reading the file): base {startup[0]:,}  head {startup[1]:,}")

@@ -512,12 +512,15 @@ class Document:
         """The structure tree of a tagged PDF (glyphline.structure.Structure), or None; read once.
         Its warnings (a broken tree) join the document's."""
         if self._structure is None:
-            from .structure import read_structure
-
             try:
                 with _collect_pypdf_warnings(self.warnings):
                     root = resolve(self._reader.trailer.get("/Root"))
-                    structure = read_structure(root, [record.obj for record in self._records], self._reader)
+                    if isinstance(root, dict) and "/StructTreeRoot" not in root:
+                        structure = None   # untagged: the tree reader's module is not even loaded
+                    else:
+                        from .structure import read_structure
+
+                        structure = read_structure(root, [record.obj for record in self._records], self._reader)
             except Exception as exc:  # the tags are a help to ordering, never a reason to fail
                 structure = None
                 self.warnings.append(warning("structure-unreadable-short", reason=short_error(exc)))

@@ -493,11 +493,11 @@ def test_a_long_document_keeps_little_of_each_finished_page(mode):
         passes.add(*_analyse(document, number))
     kept = passes.pages
     if mode == "reflow":
-        from glyphline.layout.model import TextLine
+        from glyphline.layout.model import ReflowLine
         lines = [line for layout, _, _ in kept for block in layout.blocks for line in block.lines]
-        cut = [line for line in lines if isinstance(line, TextLine)]
+        cut = [line for line in lines if isinstance(line, ReflowLine)]
         assert len(cut) >= len(lines) - 2 * len(kept)   # all but the page-break lines: their text only
-        assert all(len(line.words) <= 3 for line in lines if not isinstance(line, TextLine))
+        assert all(len(line.words) <= 3 for line in lines if not isinstance(line, ReflowLine))
     else:
         assert all(isinstance(page, PageResult) for page in kept)
     assert passes.finish([]).text == extract_text(data, mode=mode, keep_layouts=True).text

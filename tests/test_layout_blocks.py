@@ -147,6 +147,15 @@ def test_few_line_page_uses_document_statistics():
     assert blocks(poor, doc_stats=stats) == ["one short paragraph", "another one"]
 
 
+def test_body_size_counts_the_characters_of_sizes_that_round_alike_together():
+    # 10.04 and 9.96 pt both count as 10.0: together they outweigh the 12 pt lines, alone neither does
+    large = paragraph(LOREM[:3], 72, 100, pitch=15, size=12)
+    near_a = paragraph(LOREM[:2], 72, 300, size=10.04)
+    near_b = paragraph(LOREM[:2], 72, 500, size=9.96)
+    stats = collect_doc_stats([analyze_page(large + near_a + near_b, PAGE_W, PAGE_H, 1)])
+    assert stats.body_size == 10.0
+
+
 def test_preserve_keeps_line_breaks_and_separates_blocks():
     glyphs = run("Methods", 72, 88, font="Bold") + paragraph(LOREM[:2], 72, 100)
     layout = analyze_page(glyphs, PAGE_W, PAGE_H, 1)

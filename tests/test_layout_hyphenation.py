@@ -143,7 +143,7 @@ def test_a_page_cut_to_its_text_reflows_and_joins_across_pages_as_the_whole_layo
     """extract.DocumentPasses keeps reflow_text_only of each page of a long document until the
     vocabulary is complete: the joins and the text must be those of the whole layouts."""
     from glyphline.layout.across_pages import reflow_text_only
-    from glyphline.layout.model import TextLine
+    from glyphline.layout.model import ReflowLine
 
     page1, page2 = _two_pages(["A self-contained first line, then an", "en-", "coded middle and the last line is en-"],
                               ["code the data, then a self-", "contained note and the end."])
@@ -153,6 +153,6 @@ def test_a_page_cut_to_its_text_reflows_and_joins_across_pages_as_the_whole_layo
     for kept, reduced in zip(whole, cut):
         assert render_page(reduced, "reflow", vocabulary) == render_page(kept, "reflow", vocabulary)
     assert render_page(cut[0], "reflow", vocabulary).endswith("the last line is encode\n\n1")
-    # only the two lines a page break may join keep their words; every other line is a TextLine
+    # only the two lines a page break may join keep their words; every other line is a ReflowLine
     lines = [line for block in reflow_text_only(page1).blocks for line in block.lines]
-    assert sum(isinstance(line, TextLine) for line in lines) == len(lines) - 2
+    assert sum(isinstance(line, ReflowLine) for line in lines) == len(lines) - 2

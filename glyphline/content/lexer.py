@@ -77,12 +77,13 @@ _TOKEN_PATTERN = (
     rb"|(?P<junk>.)"            # a stray ) > { } < or binary junk
     rb")"
 )
-_TOKEN = re.compile(_TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEXTRUN", _NEVER, 1),
-                    re.DOTALL)
-# the same groups, with graphics runs skipped and text runs merged
+# the text interpreter's regex: graphics runs skipped and text runs merged
 _TOKEN_FOR_TEXT = re.compile(
     _TOKEN_PATTERN.replace(b"GRAPHICS", _GRAPHICS_RUN, 1).replace(b"TEXTRUN", _TEXT_RUN, 1), re.DOTALL)
-_G = _TOKEN.groupindex
+# the same groups, every operation on its own: compiled when first needed (inline images, the general
+# mode), since compiling it costs every process ~5 ms that a text extraction mostly does not need
+_TOKEN_PLAIN_PATTERN = _TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEXTRUN", _NEVER, 1)
+_G = _TOKEN_FOR_TEXT.groupindex   # (the runs' alternatives capture nothing: both regexes number groups alike)
 (_GRAPHICS, _TEXT_RUN_KIND, _OPERATION, _SHOW, _SHOW_HEX, _SHOW_ARRAY, _NUM, _STRING, _NAME,
  _ARRAY_OPEN, _ARRAY_CLOSE, _HEX, _DICT_OPEN, _DICT_CLOSE, _NESTED_STRING) = (
     _G[k] for k in ("graphics", "text_run", "operation", "show", "show_hex", "show_array", "number",
@@ -124,13 +125,25 @@ def iter_operations(data: bytes, *, for_text: bool = False) -> Iterator[tuple[li
     for_text: the text interpreter's mode. The path, painting and colour operators with
     numeric operands (GRAPHICS_OPERATORS), which text extraction ignores, are skipped at
     regex speed, and runs of "string Tj tx ty Td" come as one TEXT_RUN operation."""
-    return _lex(data, 0, False, _TOKEN_FOR_TEXT if for_text else _TOKEN)
+    return _lex(data, 0, False, _TOKEN_FOR_TEXT if for_text else None)
 
 
-def _lex(data: bytes, pos: int, image_dictionary: bool, token=_TOKEN):
-    """The lexer loop. In image-dictionary mode (after BI) it yields nothing and returns
-    (operands, operator, position after it) at the first operator, or None at the end."""
-    match = token.match
+_compiled: dict[str, re.Pattern] = {}
+
+
+def _plain_token() -> re.Pattern:
+    """The general mode's regex (_TOKEN_PLAIN_PATTERN), compiled once, on first use."""
+    token = _compiled.get("plain")
+    if token is None:
+        token = _compiled["plain"] = re.compile(_TOKEN_PLAIN_PATTERN, re.DOTALL)
+    return token
+
+
+def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None = None):
+    """The lexer loop over `token` (default: the general mode's regex). In image-dictionary mode
+    (after BI) it yields nothing and returns (operands, operator, position after it) at the
+    first operator, or None at the end."""
+    match = (token or _plain_token()).match
     end = len(data)
     operands: list = []
     containers: list = []        # open arrays (list) and dicts (list of key, value, ...)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
-from .model import WORD_TEXT, Block, Line, PageLayout, TextLine, Word
+from .model import WORD_TEXT, Block, Line, PageLayout, ReflowLine, Word
 
 
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
@@ -64,12 +64,12 @@ def reflow_text_only(layout: PageLayout) -> PageLayout:
     document keeps little of each page until its vocabulary is complete: the blocks' roles and
     lines; each line's text and space_after; the end words of the two lines a page break may join
     (the last line of the last body block, the first of the first body block). Every other line
-    becomes a TextLine (its text and space_after); boxes, cells and pitches are dropped."""
+    becomes a ReflowLine (its text and space_after); boxes, cells and pitches are dropped."""
     first, last = _first_body(layout), _last_body(layout)
     blocks = []
     for index, block in enumerate(layout.blocks):
         lines = [_ends_only(line) if (index == first and number == 0) or (index == last and number == len(block.lines) - 1)
-                 else TextLine(line.text, line.space_after)
+                 else ReflowLine(line.text, line.space_after)
                  for number, line in enumerate(block.lines)]
         blocks.append(Block(lines, 0.0, 0.0, 0.0, 0.0, role=block.role))
     return replace(layout, blocks=blocks, line_pitches={}, figures=[])

@@ -121,7 +121,7 @@ class TextLine:
 
     @property
     def text(self) -> str:
-        return " ".join(w.text for w in self.words)
+        return " ".join([w.text for w in self.words])   # (a list joins faster than a generator)
 
 
 @dataclass(slots=True)
