@@ -159,7 +159,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
     engine = _ocr_engine(options, ocr_engine, data)
     with fewer_collections():
         document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
-                                 ocr=engine, inspect=options.inspect)
+                                 ocr=engine, inspect=options.inspect, paths=_styled(options, keep_layouts))
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
         passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
         for done, number in enumerate(numbers, 1):
@@ -266,7 +266,8 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     options = _options(options, option_values)
     render = renderer(options.mode)
     document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
-                             ocr=_ocr_engine(options, ocr_engine, data), inspect=options.inspect)
+                             ocr=_ocr_engine(options, ocr_engine, data), inspect=options.inspect,
+                             paths=_styled(options))
     numbers, _ = select_pages(options.pages, document.page_count)
     vocabulary = Vocabulary() if _dehyphenating(options) else None
     seen: list[PageLayout] = []
@@ -382,8 +383,8 @@ def _check_cancel(cancel: CancelSignal) -> None:
 
 
 def _styled(options: ExtractOptions, keep_layouts: bool = False) -> bool:
-    """Do the words need their font style and links? Only structured outputs (Markdown) and
-    callers who keep the layouts read them; plain text skips the work."""
+    """Do the words need their font style and links, and the page its rules and marks (Page.drawing)?
+    Only structured outputs (Markdown) and callers who keep the layouts read them; plain text skips the work."""
     return keep_layouts or renderer(options.mode).structured
 
 
@@ -413,6 +414,8 @@ def _analyse_page(document: Document, number: int, doc_stats=None, order: str = 
                               dropped=dropped)
         if structure is not None:
             layout.figures = list(structure.figures.get(number - 1, ()))
+        if styled:
+            layout.drawing = page.drawing
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise

@@ -32,7 +32,8 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
     """extract_text with the page analysis spread over up to `jobs` processes. Same Result,
     same text, same errors; a document too short to be worth it runs in this process."""
     options = _options(options, option_values)
-    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations)
+    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                             paths=_styled(options))
     numbers, selection_warnings = select_pages(options.pages, document.page_count)
     workers = min(jobs, len(numbers) // MIN_PAGES_PER_WORKER)
     if workers < 2 or _daemonic():
@@ -43,7 +44,7 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
     results: list[list[Analysed] | None] = [None] * len(chunks)
     done = 0
     with ProcessPoolExecutor(max_workers=workers - 1, initializer=_open_in_worker,
-                             initargs=(data, options.password, limits, options.annotations)) as pool:
+                             initargs=(data, options.password, limits, options.annotations, _styled(options))) as pool:
         futures = [pool.submit(_analyse_chunk, chunk, options.order, _styled(options)) for chunk in chunks]
         try:
             # this process is one of the workers (its pages are neither reopened nor pickled): it
@@ -91,9 +92,9 @@ def _daemonic() -> bool:
     return multiprocessing.current_process().daemon
 
 
-def _open_in_worker(data: bytes, password: str, limits: Limits | None, annotations: bool) -> None:
+def _open_in_worker(data: bytes, password: str, limits: Limits | None, annotations: bool, paths: bool) -> None:
     global _worker_document
-    _worker_document = open_document(data, password=password, limits=limits, annotations=annotations)
+    _worker_document = open_document(data, password=password, limits=limits, annotations=annotations, paths=paths)
 
 
 def _analyse_chunk(numbers: list[int], order: str, styled: bool) -> bytes:

@@ -25,7 +25,7 @@ class SplitExtraction:
         renderer(options.mode)   # an unknown mode fails before the document is read, as in extract_text
         self.options = options
         self.document = open_document(data, password=options.password, limits=limits,
-                                      annotations=options.annotations)
+                                      annotations=options.annotations, paths=_styled(options))
         self.numbers, self._selection_warnings = select_pages(options.pages, self.document.page_count)
         self._pages: dict[int, Analysed] = {}
 

@@ -82,6 +82,9 @@ _TOKEN = re.compile(_TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEX
 # the same groups, with graphics runs skipped and text runs merged
 _TOKEN_FOR_TEXT = re.compile(
     _TOKEN_PATTERN.replace(b"GRAPHICS", _GRAPHICS_RUN, 1).replace(b"TEXTRUN", _TEXT_RUN, 1), re.DOTALL)
+# text runs merged, graphics kept: the interpreter when it also records paths (content.paths)
+_TOKEN_FOR_TEXT_AND_PATHS = re.compile(
+    _TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEXTRUN", _TEXT_RUN, 1), re.DOTALL)
 _G = _TOKEN.groupindex
 (_GRAPHICS, _TEXT_RUN_KIND, _OPERATION, _SHOW, _SHOW_HEX, _SHOW_ARRAY, _NUM, _STRING, _NAME,
  _ARRAY_OPEN, _ARRAY_CLOSE, _HEX, _DICT_OPEN, _DICT_CLOSE, _NESTED_STRING) = (
@@ -118,13 +121,16 @@ _TJ = b"TJ"
 _TJ_SINGLE = b"Tj"
 
 
-def iter_operations(data: bytes, *, for_text: bool = False) -> Iterator[tuple[list, bytes]]:
+def iter_operations(data: bytes, *, for_text: bool = False, with_paths: bool = False) -> Iterator[tuple[list, bytes]]:
     """Yield (operands, operator) for every operator in `data`; never raises on bad input.
 
     for_text: the text interpreter's mode. The path, painting and colour operators with
     numeric operands (GRAPHICS_OPERATORS), which text extraction ignores, are skipped at
-    regex speed, and runs of "string Tj tx ty Td" come as one TEXT_RUN operation."""
-    return _lex(data, 0, False, _TOKEN_FOR_TEXT if for_text else _TOKEN)
+    regex speed, and runs of "string Tj tx ty Td" come as one TEXT_RUN operation.
+    with_paths (with for_text): text runs merged as in for_text, the graphics operators kept."""
+    if for_text:
+        return _lex(data, 0, False, _TOKEN_FOR_TEXT_AND_PATHS if with_paths else _TOKEN_FOR_TEXT)
+    return _lex(data, 0, False, _TOKEN)
 
 
 def _lex(data: bytes, pos: int, image_dictionary: bool, token=_TOKEN):

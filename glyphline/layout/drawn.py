@@ -1,0 +1,139 @@
+"""What the page's drawing says about its structure: rules under table rows, bullets drawn as shapes.
+
+The content interpreter hands over the page's rules and small marks (glyphline.content.paths.
+PageDrawing) for the structured outputs; layout.structure asks here, and every rule is relative
+to the size of the text it stands by.
+
+Drawn bullets. Browsers draw list discs, circles and squares as paths (and list-style images as
+small images): the text has no marker. A line has a drawn bullet when a mark between
+BULLET_MIN_EM and BULLET_MAX_EM across stands left of its first word, at most BULLET_GAP_EM
+away, its centre within the line's height. A block whose lines carry such bullets is split
+before each of them (layout sees one paragraph where the bullets sit outside the text).
+
+Header rules. A table's first row is its header when a horizontal rule (at most RULE_MAX_EM
+thick, spanning RULE_MIN_SPAN of the table's width) lies between it and the second row, and
+either not every later pair of rows has one, or the one under the first row is heavier (a
+double or thicker line, as LibreOffice draws it). A table ruled on every row alike has no
+header by its rules.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .model import Block, Line
+
+# A drawn bullet is this many ems across at most (Chromium's disc is 0.3 em; a larger mark is an icon or a figure).
+BULLET_MAX_EM = 0.8
+# ... and at least this many (a smaller dot is a period or a leader dot drawn as a shape).
+BULLET_MIN_EM = 0.1
+# Its right edge stands at most this many ems left of the line's first word (Chromium: about 0.5 em).
+BULLET_GAP_EM = 2.0
+# A rule is at most this many ems thick (a cell's background band is a whole line high).
+RULE_MAX_EM = 0.3
+# Its rules together span at least this share of the table's width (one cell's underline is emphasis).
+RULE_MIN_SPAN = 0.6
+# Rules at heights closer than this many ems are one line of the table (its cells' borders meet there).
+RULE_SAME_Y_EM = 0.05
+
+
+def line_bullet(line: Line, marks: list) -> bool:
+    """Does a drawn mark stand before this line as its bullet (see the module doc)?"""
+    if not line.words or line.dy != 0.0:
+        return False
+    em = line.words[0].size
+    if em <= 0.0:
+        return False
+    for mark in marks:
+        size = max(mark.x1 - mark.x0, mark.y1 - mark.y0)
+        if not BULLET_MIN_EM * em <= size <= BULLET_MAX_EM * em:
+            continue
+        gap = line.x0 - mark.x1
+        if not 0.0 <= gap <= BULLET_GAP_EM * em:
+            continue
+        if line.y0 <= (mark.y0 + mark.y1) * 0.5 <= line.y1:
+            return True
+    return False
+
+
+def split_at_drawn_bullets(blocks: list[Block], drawing) -> tuple[list[Block], list[bool]]:
+    """The blocks with each untagged paragraph cut before every line that has a drawn bullet,
+    and for each block whether it opens with one."""
+    if drawing is None or not drawing.marks:
+        return blocks, [False] * len(blocks)
+    out: list[Block] = []
+    bulleted: list[bool] = []
+    for block in blocks:
+        if block.kind != "paragraph" or block.table >= 0 or block.role == "rotated" or not block.lines:
+            out.append(block)
+            bulleted.append(False)
+            continue
+        marks = [m for m in drawing.marks if m.y1 >= block.y0 and m.y0 <= block.y1 and m.x1 <= block.x1]
+        starts = [i for i, line in enumerate(block.lines) if line_bullet(line, marks)]
+        if not starts:
+            out.append(block)
+            bulleted.append(False)
+            continue
+        cuts = ([0] if starts[0] != 0 else []) + starts + [len(block.lines)]
+        for begin, end in zip(cuts, cuts[1:]):
+            out.append(_part(block, block.lines[begin:end]) if (begin, end) != (0, len(block.lines)) else block)
+            bulleted.append(begin in starts)
+    return out, bulleted
+
+
+def _part(block: Block, lines: list[Line]) -> Block:
+    return replace(block, lines=lines, x0=min(line.x0 for line in lines), y0=min(line.y0 for line in lines),
+                   x1=max(line.x1 for line in lines), y1=max(line.y1 for line in lines))
+
+
+def ruled_header(rows: list[Block], drawing) -> bool:
+    """Is the first of a table's rows (top to bottom) its header by the rules drawn between them?"""
+    if drawing is None or len(rows) < 2 or not drawing.rulings:
+        return False
+    sizes = sorted(w.size for row in rows for cell in row.cells for w in cell)
+    if not sizes or sizes[len(sizes) // 2] <= 0.0:
+        return False
+    em = sizes[len(sizes) // 2]
+    left = min(row.x0 for row in rows)
+    right = max(row.x1 for row in rows)
+    rules = [r for r in drawing.rulings if r.horizontal and r.width <= RULE_MAX_EM * em
+             and r.x1 > left and r.x0 < right]
+    weights = [_gap_weight(rules, upper, lower, left, right, em) for upper, lower in zip(rows, rows[1:])]
+    if not weights[0]:
+        return False
+    later = weights[1:]
+    return not later or not all(later) or weights[0] > max(later)
+
+
+def _gap_weight(rules: list, upper: Block, lower: Block, left: float, right: float, em: float) -> float:
+    """How heavily the gap between two rows is ruled: the summed thickness of its distinct rule
+    lines (0 when none spans the table)."""
+    top = (upper.y0 + upper.y1) * 0.5      # between the rows' middles: where a rule separates them
+    bottom = (lower.y0 + lower.y1) * 0.5
+    lines: list[list] = []                 # rules grouped by height: [y, thickness, covered spans]
+    for rule in rules:
+        if not top < rule.y0 < bottom:
+            continue
+        for line in lines:
+            if abs(line[0] - rule.y0) <= RULE_SAME_Y_EM * em:
+                line[1] = max(line[1], rule.width)
+                line[2].append((max(rule.x0, left), min(rule.x1, right)))
+                break
+        else:
+            lines.append([rule.y0, rule.width, [(max(rule.x0, left), min(rule.x1, right))]])
+    weight = 0.0
+    for _, thickness, spans in lines:
+        if _covered(spans) >= RULE_MIN_SPAN * (right - left):
+            weight += max(thickness, em * 0.01)   # a zero-width line (the device's thinnest) still counts
+    return weight
+
+
+def _covered(spans: list[tuple[float, float]]) -> float:
+    """The length of the union of the spans."""
+    total = 0.0
+    end = -float("inf")
+    for x0, x1 in sorted(spans):
+        if x1 <= end:
+            continue
+        total += x1 - max(x0, end)
+        end = x1
+    return total
