@@ -86,18 +86,15 @@ class PathRecorder:
 
     def handlers(self) -> dict:
         """operator → (method, arity), merged into the interpreter's table."""
-        fill, stroke = True, True
         return {
             b"m": (self.op_move, 2), b"l": (self.op_line, 2), b"c": (self.op_curve, 6),
             b"v": (self.op_curve_short, 4), b"y": (self.op_curve_short, 4), b"h": (self.op_close, 0),
             b"re": (self.op_rectangle, 4), b"w": (self.op_line_width, 1),
-            b"S": (lambda _: self.paint(False, stroke, False), 0),
-            b"s": (lambda _: self.paint(False, stroke, True), 0),
-            b"f": (lambda _: self.paint(fill, False, True), 0), b"F": (lambda _: self.paint(fill, False, True), 0),
-            b"f*": (lambda _: self.paint(fill, False, True), 0),
-            b"B": (lambda _: self.paint(fill, stroke, False), 0), b"B*": (lambda _: self.paint(fill, stroke, False), 0),
-            b"b": (lambda _: self.paint(fill, stroke, True), 0), b"b*": (lambda _: self.paint(fill, stroke, True), 0),
-            b"n": (lambda _: self.clear(), 0),
+            b"S": (self.op_stroke, 0), b"s": (self.op_close_stroke, 0),
+            b"f": (self.op_fill, 0), b"F": (self.op_fill, 0), b"f*": (self.op_fill, 0),
+            b"B": (self.op_fill_stroke, 0), b"B*": (self.op_fill_stroke, 0),
+            b"b": (self.op_close_fill_stroke, 0), b"b*": (self.op_close_fill_stroke, 0),
+            b"n": (self.op_end_path, 0),      # W and W* change nothing here: a clipping path ends with n
             b"q": (self.op_save, 0), b"Q": (self.op_restore, 0),
         }
 
@@ -183,7 +180,25 @@ class PathRecorder:
         self.points = None
         self.closed = False
 
-    # ---- painting (§8.5.3)
+    # ---- painting (§8.5.3): the even-odd rule and the winding rule bound the same box
+
+    def op_stroke(self, _operands) -> None:
+        self.paint(fill=False, stroke=True, close=False)
+
+    def op_close_stroke(self, _operands) -> None:
+        self.paint(fill=False, stroke=True, close=True)
+
+    def op_fill(self, _operands) -> None:
+        self.paint(fill=True, stroke=False, close=True)
+
+    def op_fill_stroke(self, _operands) -> None:
+        self.paint(fill=True, stroke=True, close=False)
+
+    def op_close_fill_stroke(self, _operands) -> None:
+        self.paint(fill=True, stroke=True, close=True)
+
+    def op_end_path(self, _operands) -> None:
+        self.clear()
 
     def paint(self, fill: bool, stroke: bool, close: bool) -> None:
         if close and self.points:
@@ -206,10 +221,9 @@ class PathRecorder:
                 continue
             curved = not all(p[2] for p in points[1:])
             if fill:
-                if not curved and _is_box(points):
-                    self.filled_box(x0, y0, x1, y1)
-                    continue
-                if _mark_shaped(x0, y0, x1, y1):
+                if not curved and _is_box(points) and self.filled_box(x0, y0, x1, y1):
+                    continue                    # a band or square; a larger box's stroked sides are still rules
+                if _mark_shaped(x0, y0, x1, y1):   # a disc, a diamond, a triangle
                     drawing.marks.append(DrawnMark(x0, y0, x1, y1, "fill"))
                     continue
             if not stroke:
@@ -226,16 +240,20 @@ class PathRecorder:
                 if ruling is not None and drawing.room():
                     drawing.rulings.append(ruling)
 
-    def filled_box(self, x0: float, y0: float, x1: float, y1: float) -> None:
+    def filled_box(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """A filled axis-aligned rectangle as a rule or a mark; False when it is neither."""
         w, h = x1 - x0, y1 - y0
         if w <= 0.0 or h <= 0.0:
-            return                              # a fill without area paints nothing
+            return False                        # a fill without area paints nothing
         if w >= RULE_MIN_ASPECT * h:
             self.drawing.rulings.append(Ruling(x0, (y0 + y1) * 0.5, x1, (y0 + y1) * 0.5, h, True))
         elif h >= RULE_MIN_ASPECT * w:
             self.drawing.rulings.append(Ruling((x0 + x1) * 0.5, y0, (x0 + x1) * 0.5, y1, w, False))
         elif _mark_shaped(x0, y0, x1, y1):
             self.drawing.marks.append(DrawnMark(x0, y0, x1, y1, "fill"))
+        else:
+            return False
+        return True
 
     def image(self, ctm: tuple) -> None:
         """An image fills the CTM's unit square: an about-square one may be a bullet."""
