@@ -156,6 +156,11 @@ def test_a_heavier_rule_under_the_first_row_than_between_the_others_makes_it_the
     assert "| Station | Altitude | Rain |\n| --- | --- | --- |\n| Ridge North |" in text
 
 
+def test_rules_under_the_first_and_third_rows_alike_give_no_header():
+    text = extract_text(_ruled_table(lambda i: 0.5 if i in (0, 2) else 0), mode="markdown").text
+    assert "|  |  |  |\n| --- | --- | --- |\n| Station | Altitude | Rain |" in text
+
+
 def test_an_underline_under_one_cell_is_no_header_rule():
     ops_table = _ruled_table(lambda i: 0)
     plain = extract_text(ops_table, mode="markdown").text

@@ -12,9 +12,9 @@ before each of them (layout sees one paragraph where the bullets sit outside the
 
 Header rules. A table's first row is its header when a horizontal rule (at most RULE_MAX_EM
 thick, spanning RULE_MIN_SPAN of the table's width) lies between it and the second row, and
-either not every later pair of rows has one, or the one under the first row is heavier (a
-double or thicker line, as LibreOffice draws it). A table ruled on every row alike has no
-header by its rules.
+every rule between later rows is lighter (thinner, or a single line under a double one) or
+absent. A table ruled on every row alike has no header by its rules, nor one whose rows layout
+joined from several ruled tables.
 """
 from __future__ import annotations
 
@@ -98,10 +98,7 @@ def ruled_header(rows: list[Block], drawing) -> bool:
     rules = [r for r in drawing.rulings if r.horizontal and r.width <= RULE_MAX_EM * em
              and r.x1 > left and r.x0 < right]
     weights = [_gap_weight(rules, upper, lower, left, right, em) for upper, lower in zip(rows, rows[1:])]
-    if not weights[0]:
-        return False
-    later = weights[1:]
-    return not later or not all(later) or weights[0] > max(later)
+    return weights[0] > 0.0 and all(weight < weights[0] for weight in weights[1:])
 
 
 def _gap_weight(rules: list, upper: Block, lower: Block, left: float, right: float, em: float) -> float:
