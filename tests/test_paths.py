@@ -197,3 +197,14 @@ def test_a_disc_far_from_the_text_or_as_large_as_a_letter_is_no_bullet():
            _text("R", 10, 72, 620, BODY)]
     markdown = extract_text(_page(ops), mode="markdown").text
     assert not re.search(r"^\s*- ", markdown, re.MULTILINE), markdown
+
+
+def test_malformed_path_operators_cost_only_the_drawing_and_add_no_warning():
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"(x) (y) m /N 3 l (a) w 72 600 300 1 re f BT /F1 10 Tf 72 700 Td (Text) Tj ET", fonts={"F1": font})
+    data = b.build()
+    plain = extract_text(data, mode="reflow")
+    structured = extract_text(data, mode="markdown")
+    assert structured.warnings == plain.warnings == []
+    assert len(glyphline.open(data, paths=True).page(0).drawing.rulings) == 1

@@ -85,8 +85,9 @@ class PathRecorder:
         self.saved_widths: list[float] = []
 
     def handlers(self) -> dict:
-        """operator → (method, arity), merged into the interpreter's table."""
-        return {
+        """operator → (method, arity), merged into the interpreter's table; q and Q run the
+        interpreter's own first. The path operators never warn: a bad one costs only the drawing."""
+        table = {
             b"m": (self.op_move, 2), b"l": (self.op_line, 2), b"c": (self.op_curve, 6),
             b"v": (self.op_curve_short, 4), b"y": (self.op_curve_short, 4), b"h": (self.op_close, 0),
             b"re": (self.op_rectangle, 4), b"w": (self.op_line_width, 1),
@@ -95,8 +96,10 @@ class PathRecorder:
             b"B": (self.op_fill_stroke, 0), b"B*": (self.op_fill_stroke, 0),
             b"b": (self.op_close_fill_stroke, 0), b"b*": (self.op_close_fill_stroke, 0),
             b"n": (self.op_end_path, 0),      # W and W* change nothing here: a clipping path ends with n
-            b"q": (self.op_save, 0), b"Q": (self.op_restore, 0),
         }
+        table = {operator: (_quiet(method), arity) for operator, (method, arity) in table.items()}
+        table.update({b"q": (self.op_save, 0), b"Q": (self.op_restore, 0)})
+        return table
 
     # ---- graphics state: the line width follows q/Q as the interpreter's own state does
 
@@ -265,6 +268,17 @@ class PathRecorder:
         x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
         if all(math.isfinite(v) for v in (x0, y0, x1, y1)) and _mark_shaped(x0, y0, x1, y1):
             self.drawing.marks.append(DrawnMark(x0, y0, x1, y1, "image"))
+
+
+def _quiet(method):
+    """The handler with its failures (wrong operand types) ignored, so the page's warnings stay
+    those of its text, whether the drawing is asked for or not."""
+    def handler(operands) -> None:
+        try:
+            method(operands)
+        except (TypeError, ValueError, ArithmeticError):
+            pass
+    return handler
 
 
 def _is_box(points: list) -> bool:
