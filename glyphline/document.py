@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from . import filters
 from .content.env import PageEnv
-from .content.paths import PageDrawing
 from .content.sources import PageInput
 from .content.sources import sources as glyph_sources
 from .errors import BudgetExceeded, DamagedPDF, NotAPDF, PasswordRequired
@@ -138,6 +137,12 @@ def _intersect(a, b):
     x0, y0 = max(a[0], b[0]), max(a[1], b[1])
     x1, y1 = min(a[2], b[2]), min(a[3], b[3])
     return (x0, y0, x1, y1) if x1 - x0 >= 1 and y1 - y0 >= 1 else None
+
+
+def _page_drawing(limits: Limits):
+    from .content.paths import PageDrawing   # structured outputs only: a plain run never imports it
+
+    return PageDrawing(limits.drawn_items_per_page)
 
 
 def viewer_matrix(box, rotation: int) -> tuple:
@@ -453,7 +458,7 @@ class Document:
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings, optional_content=self._optional_content(),
             dropped=DropLog(self.limits.dropped_glyphs_listed) if self.inspect else None,
-            drawing=PageDrawing(self.limits.drawn_items_per_page) if self.paths else None,
+            drawing=_page_drawing(self.limits) if self.paths else None,
         )
         with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
             source_input = PageInput(

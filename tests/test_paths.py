@@ -171,6 +171,33 @@ def test_an_underline_under_one_cell_is_no_header_rule():
     assert extract_text(underlined, mode="markdown").text == plain
 
 
+def _boxed_table_then_list(rule_under) -> bytes:
+    """The table with a border over its first row and `rule_under(i)` rules, then two list items
+    set on its columns (layout reads them as more rows)."""
+    ops = [_text("R", 10, 72, 720, BODY), b"0.5 w 68 691 m 340 691 l S"]
+    y = 680
+    for i, cells in enumerate(ROWS):
+        ops.extend(_text("R", 10, x, y, cell) for x, cell in zip((72, 200, 300), cells))
+        if rule_under(i):
+            ops.append(b"0.5 w 68 %g m 340 %g l S" % (y - 4, y - 4))
+        y -= 16
+    for cells in (("1. Arrive early", "before the ferry", "departs."), ("2. Keep bicycles", "on the lower", "deck.")):
+        ops.extend(_text("R", 10, x, y - 6, cell) for x, cell in zip((72, 200, 300), cells))
+        y -= 16
+    return _page(ops + [_text("R", 10, 72, 560, BODY)])
+
+
+def test_rows_below_a_boxed_tables_last_rule_are_text_again():
+    text = extract_text(_boxed_table_then_list(lambda i: True), mode="markdown").text
+    assert ("| Valley Floor | 410 | 22.3 |\n\n1. Arrive early before the ferry departs.\n"
+            "2. Keep bicycles on the lower deck.") in text
+
+
+def test_a_table_whose_rules_stop_before_its_last_row_keeps_it_when_it_has_no_top_border():
+    data = _ruled_table(lambda i: 0.5 if i < len(ROWS) - 1 else 0)
+    assert "| Valley Floor | 410 | 22.3 |" in extract_text(data, mode="markdown").text
+
+
 def _disc(x: float, y: float, r: float, fill: bool = True) -> bytes:
     return b"q %g 0 0 %g %g %g cm " % (r, r, x, y) + DISC + (b" f Q" if fill else b" S Q")
 

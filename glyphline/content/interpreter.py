@@ -27,7 +27,6 @@ from ..notices import warning
 from ..pdfobjects import resolve
 from .env import PageEnv
 from .lexer import TEXT_RUN, iter_operations
-from .paths import PathRecorder
 
 MAX_SAVE_DEPTH = 1024           # q nesting; real files stay below ~30, deeper saves are ignored (with their Q)
 MAX_MARKED_DEPTH = 256          # BMC/BDC nesting, bounded like q
@@ -301,6 +300,8 @@ class _Interpreter:
         }
         self.paths = None                 # the path operators' recorder, when the caller asks for the drawing
         if env.drawing is not None:
+            from .paths import PathRecorder   # structured outputs only: a plain run never imports it
+
             self.paths = PathRecorder(self, env.drawing, env.limits.path_points)
             self.handlers.update(self.paths.handlers())
 

@@ -15,6 +15,12 @@ thick, spanning RULE_MIN_SPAN of the table's width) lies between it and the seco
 every rule between later rows is lighter (thinner, or a single line under a double one) or
 absent. A table ruled on every row alike has no header by its rules, nor one whose rows layout
 joined from several ruled tables.
+
+Ruled extent. Layout finds tables by their columns, and may take a caption, a heading or a list
+set on the same columns for more rows. When a table is ruled from its top down (a border above
+its first row, within RULE_REACH_EM) on every row boundary for at least two rows, and then no
+more, the rows below its last rule are not part of it. A table without a top border keeps its
+rows (rules only between the rows leave the last one without a rule under it).
 """
 from __future__ import annotations
 
@@ -34,6 +40,8 @@ RULE_MAX_EM = 0.3
 RULE_MIN_SPAN = 0.6
 # Rules at heights closer than this many ems are one line of the table (its cells' borders meet there).
 RULE_SAME_Y_EM = 0.05
+# A table's top or bottom border stands at most this many ems beyond its first or last row's text (cell padding).
+RULE_REACH_EM = 1.0
 
 
 def line_bullet(line: Line, marks: list) -> bool:
@@ -87,25 +95,46 @@ def _part(block: Block, lines: list[Line]) -> Block:
 
 def ruled_header(rows: list[Block], drawing) -> bool:
     """Is the first of a table's rows (top to bottom) its header by the rules drawn between them?"""
-    if drawing is None or len(rows) < 2 or not drawing.rulings:
+    weights = _boundary_weights(rows, drawing)
+    if weights is None:
         return False
+    gaps = weights[1:-1]
+    return gaps[0] > 0.0 and all(weight < gaps[0] for weight in gaps[1:])
+
+
+def ruled_end(rows: list[Block], drawing) -> int:
+    """How many of a table's rows (top to bottom) lie within its rules (see the module doc):
+    all of them unless the rules stop above the last."""
+    weights = _boundary_weights(rows, drawing)
+    if weights is None:
+        return len(rows)
+    ruled = [i for i, weight in enumerate(weights) if weight > 0.0]   # boundary i lies above row i
+    if not ruled or ruled[0] != 0 or ruled[-1] < 2 or ruled[-1] + 1 != len(ruled):
+        return len(rows)   # not boxed and ruled from the top down on every boundary
+    return ruled[-1]
+
+
+def _boundary_weights(rows: list[Block], drawing) -> list[float] | None:
+    """How heavily each boundary of the rows is ruled: above the first, between each two, below
+    the last; None when there is nothing to weigh."""
+    if drawing is None or len(rows) < 2 or not drawing.rulings:
+        return None
     sizes = sorted(w.size for row in rows for cell in row.cells for w in cell)
     if not sizes or sizes[len(sizes) // 2] <= 0.0:
-        return False
+        return None
     em = sizes[len(sizes) // 2]
     left = min(row.x0 for row in rows)
     right = max(row.x1 for row in rows)
     rules = [r for r in drawing.rulings if r.horizontal and r.width <= RULE_MAX_EM * em
              and r.x1 > left and r.x0 < right]
-    weights = [_gap_weight(rules, upper, lower, left, right, em) for upper, lower in zip(rows, rows[1:])]
-    return weights[0] > 0.0 and all(weight < weights[0] for weight in weights[1:])
+    middles = [(row.y0 + row.y1) * 0.5 for row in rows]   # a rule between two rows' middles separates them
+    bounds = [rows[0].y0 - RULE_REACH_EM * em] + middles + [rows[-1].y1 + RULE_REACH_EM * em]
+    return [_gap_weight(rules, top, bottom, left, right, em) for top, bottom in zip(bounds, bounds[1:])]
 
 
-def _gap_weight(rules: list, upper: Block, lower: Block, left: float, right: float, em: float) -> float:
-    """How heavily the gap between two rows is ruled: the summed thickness of its distinct rule
-    lines (0 when none spans the table)."""
-    top = (upper.y0 + upper.y1) * 0.5      # between the rows' middles: where a rule separates them
-    bottom = (lower.y0 + lower.y1) * 0.5
+def _gap_weight(rules: list, top: float, bottom: float, left: float, right: float, em: float) -> float:
+    """How heavily the band between two heights is ruled: the summed thickness of its distinct
+    rule lines (0 when none spans the table)."""
     lines: list[list] = []                 # rules grouped by height: [y, thickness, covered spans]
     for rule in rules:
         if not top < rule.y0 < bottom:

@@ -40,7 +40,7 @@ from typing import Iterable
 
 from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
-from .drawn import ruled_header, split_at_drawn_bullets
+from .drawn import ruled_end, ruled_header, split_at_drawn_bullets
 from .model import Block, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
 from ..structure import BLOCK_ROLES
@@ -180,6 +180,8 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
     taken off the text."""
     if has_tagged_words(layout.blocks):
         layout.blocks = regroup_by_tags(layout.blocks, layout.figures, "Table" in headings.tree_roles)
+    if layout.drawing is not None:
+        layout.blocks = _within_ruled_extents(layout.blocks, layout.drawing)
     layout.blocks, drawn_bullets = split_at_drawn_bullets(layout.blocks, layout.drawing)
     blocks = layout.blocks
     marks = [_Marks() for _ in blocks]
@@ -274,6 +276,21 @@ def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) 
                 note = marks[notes[match.group(2)]]
                 note.kind, note.marker = "footnote", match.group(2)
                 marks[i].notes[(li, wi + offset)] = note.marker
+
+
+def _within_ruled_extents(blocks: list[Block], drawing) -> list[Block]:
+    """Table rows below their table's last rule (layout.drawn) made text blocks again."""
+    tables: dict[int, list[int]] = {}
+    for i, block in enumerate(blocks):
+        if block.table >= 0 and block.cells and block.kind == "paragraph":
+            tables.setdefault(block.table, []).append(i)
+    outside: set[int] = set()
+    for rows in tables.values():
+        rows.sort(key=lambda i: blocks[i].y0)
+        outside.update(rows[ruled_end([blocks[i] for i in rows], drawing):])
+    if not outside:
+        return blocks
+    return [replace(block, table=-1, cells=[]) if i in outside else block for i, block in enumerate(blocks)]
 
 
 def _mark_ruled_headers(blocks: list[Block], marks: list[_Marks], drawing) -> None:
