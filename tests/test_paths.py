@@ -10,7 +10,12 @@ from pdfbuilder import PdfBuilder, inline_image
 import glyphline
 from glyphline import extract_text
 from glyphline.content.lexer import TEXT_RUN, iter_operations
+from glyphline.content.paths import PageDrawing, Ruling
+from glyphline.layout.model import Block, Line, PageLayout, Word
+from glyphline.layout.structure import HeadingStyles, mark_structure
 from glyphline.limits import Limits
+from glyphline.output import PageContext
+from glyphline.output.markdown import markdown_page
 
 # a disc of radius 1 around (0, 0) in four Bézier curves, as browsers draw list bullets
 _K = 0.5523
@@ -235,3 +240,26 @@ def test_malformed_path_operators_cost_only_the_drawing_and_add_no_warning():
     structured = extract_text(data, mode="markdown")
     assert structured.warnings == plain.warnings == []
     assert len(glyphline.open(data, paths=True).page(0).drawing.rulings) == 1
+
+
+def _layout_row(table: int, y: float, cells: list[list[tuple[str, float]]]) -> Block:
+    """A table row as layout gives it: cells of (text, x0) words on one line."""
+    words = [[Word(text, x, y, x + 6 * len(text), y + 10, 10, "Helvetica") for text, x in cell] for cell in cells]
+    flat = [w for cell in words for w in cell]
+    line = Line(flat, flat[0].x0, y, flat[-1].x1, y + 10)
+    return Block([line], line.x0, y, line.x1, y + 10, table=table, cells=words)
+
+
+def test_vertical_rules_crossing_every_row_decide_its_cells():
+    # layout put the right-aligned numbers in a column of their own, left of the heading above them
+    rows = [_layout_row(0, 100, [[("Class", 72)], [], [("Annual", 160), ("fee", 200)], [("Boat", 260), ("use", 290)]]),
+            _layout_row(0, 116, [[("Adult", 72)], [("120", 222)], [], [("Yes", 260)]]),
+            _layout_row(0, 132, [[("Junior", 72)], [("40", 228)], [], [("With", 260), ("help", 290)]])]
+    verticals = [Ruling(x, 96, x, 146, 0.5, False) for x in (68, 150, 250, 360)]
+    ruled = PageLayout(1, 612, 792, blocks=list(rows), drawing=PageDrawing(100, rulings=verticals))
+    unruled = PageLayout(1, 612, 792, blocks=list(rows))
+    for layout in (ruled, unruled):
+        mark_structure(layout, HeadingStyles())
+    assert markdown_page(ruled, PageContext()) == ("|  |  |  |\n| --- | --- | --- |\n| Class | Annual fee | Boat use |\n"
+                                                   "| Adult | 120 | Yes |\n| Junior | 40 | With help |")
+    assert "| Class |  | Annual fee | Boat use |" in markdown_page(unruled, PageContext())

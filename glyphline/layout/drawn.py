@@ -21,6 +21,10 @@ set on the same columns for more rows. When a table is ruled from its top down (
 its first row, within RULE_REACH_EM) on every row boundary for at least two rows, and then no
 more, the rows below its last rule are not part of it. A table without a top border keeps its
 rows (rules only between the rows leave the last one without a rule under it).
+
+Column rules. Layout splits a row into cells by the gaps between its words, which a right-aligned
+number under a left-aligned heading can mislead. When vertical rules cross every row of a table,
+its cells are the spans between them: each word goes to the column its centre lies in.
 """
 from __future__ import annotations
 
@@ -42,6 +46,8 @@ RULE_MIN_SPAN = 0.6
 RULE_SAME_Y_EM = 0.05
 # A table's top or bottom border stands at most this many ems beyond its first or last row's text (cell padding).
 RULE_REACH_EM = 1.0
+# Vertical rules closer than this many ems are one column edge (the two sides of a double line, rounding).
+EDGE_SAME_X_EM = 0.3
 
 
 def line_bullet(line: Line, marks: list) -> bool:
@@ -112,6 +118,41 @@ def ruled_end(rows: list[Block], drawing) -> int:
     if not ruled or ruled[0] != 0 or ruled[-1] < 2 or ruled[-1] + 1 != len(ruled):
         return len(rows)   # not boxed and ruled from the top down on every boundary
     return ruled[-1]
+
+
+def cells_by_column_rules(rows: list[Block], drawing) -> list[list[list]] | None:
+    """Each row's words regrouped into the columns the vertical rules draw (see the module doc);
+    None when the rules do not cross every row."""
+    if drawing is None or not rows or not drawing.rulings:
+        return None
+    sizes = sorted(w.size for row in rows for cell in row.cells for w in cell)
+    if not sizes or sizes[len(sizes) // 2] <= 0.0:
+        return None
+    em = sizes[len(sizes) // 2]
+    left = min(row.x0 for row in rows) - RULE_REACH_EM * em
+    right = max(row.x1 for row in rows) + RULE_REACH_EM * em
+    verticals = [r for r in drawing.rulings if not r.horizontal and r.width <= RULE_MAX_EM * em
+                 and left <= r.x0 <= right]
+    edges: list[float] = []
+    for row in rows:
+        middle = (row.y0 + row.y1) * 0.5
+        crossing = [r.x0 for r in verticals if r.y0 <= middle <= r.y1]
+        if not any(row.x0 < x < row.x1 for x in crossing):
+            return None                    # a row no rule divides: the rules do not make this table's columns
+        edges.extend(crossing)
+    columns = []                           # one x per edge, the rules within EDGE_SAME_X_EM ems of it merged
+    for x in sorted(edges):
+        if not columns or x - columns[-1] > EDGE_SAME_X_EM * em:
+            columns.append(x)
+    out = []
+    for row in rows:
+        cells: list[list] = [[] for _ in range(len(columns) + 1)]
+        for cell in row.cells:
+            for word in cell:
+                centre = (word.x0 + word.x1) * 0.5
+                cells[sum(1 for x in columns if x < centre)].append(word)
+        out.append(cells)
+    return out
 
 
 def _boundary_weights(rows: list[Block], drawing) -> list[float] | None:

@@ -40,7 +40,7 @@ from typing import Iterable
 
 from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
-from .drawn import ruled_end, ruled_header, split_at_drawn_bullets
+from .drawn import cells_by_column_rules, ruled_end, ruled_header, split_at_drawn_bullets
 from .model import Block, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
 from ..structure import BLOCK_ROLES
@@ -279,7 +279,9 @@ def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) 
 
 
 def _within_ruled_extents(blocks: list[Block], drawing) -> list[Block]:
-    """Table rows below their table's last rule (layout.drawn) made text blocks again."""
+    """Table rows below their table's last rule made text blocks again, and the cells of the rows
+    within it those its vertical rules draw (layout.drawn)."""
+    blocks = list(blocks)
     tables: dict[int, list[int]] = {}
     for i, block in enumerate(blocks):
         if block.table >= 0 and block.cells and block.kind == "paragraph":
@@ -287,9 +289,11 @@ def _within_ruled_extents(blocks: list[Block], drawing) -> list[Block]:
     outside: set[int] = set()
     for rows in tables.values():
         rows.sort(key=lambda i: blocks[i].y0)
-        outside.update(rows[ruled_end([blocks[i] for i in rows], drawing):])
-    if not outside:
-        return blocks
+        end = ruled_end([blocks[i] for i in rows], drawing)
+        outside.update(rows[end:])
+        cells = cells_by_column_rules([blocks[i] for i in rows[:end]], drawing)
+        for i, row_cells in zip(rows[:end], cells or ()):
+            blocks[i] = replace(blocks[i], cells=row_cells)
     return [replace(block, table=-1, cells=[]) if i in outside else block for i, block in enumerate(blocks)]
 
 
