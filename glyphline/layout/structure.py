@@ -181,7 +181,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
     if has_tagged_words(layout.blocks):
         layout.blocks = regroup_by_tags(layout.blocks, layout.figures, "Table" in headings.tree_roles)
     if layout.drawing is not None:
-        layout.blocks = _within_ruled_extents(layout.blocks, layout.drawing)
+        layout.blocks = _tables_by_rules(layout.blocks, layout.drawing)
     layout.blocks, drawn_bullets = split_at_drawn_bullets(layout.blocks, layout.drawing)
     blocks = layout.blocks
     marks = [_Marks() for _ in blocks]
@@ -278,7 +278,7 @@ def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) 
                 marks[i].notes[(li, wi + offset)] = note.marker
 
 
-def _within_ruled_extents(blocks: list[Block], drawing) -> list[Block]:
+def _tables_by_rules(blocks: list[Block], drawing) -> list[Block]:
     """Table rows below their table's last rule made text blocks again, and the cells of the rows
     within it those its vertical rules draw (layout.drawn)."""
     blocks = list(blocks)
