@@ -82,9 +82,9 @@ _TOKEN = re.compile(_TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEX
 # the same groups, with graphics runs skipped and text runs merged
 _TOKEN_FOR_TEXT = re.compile(
     _TOKEN_PATTERN.replace(b"GRAPHICS", _GRAPHICS_RUN, 1).replace(b"TEXTRUN", _TEXT_RUN, 1), re.DOTALL)
-# text runs merged, graphics kept: the interpreter when it also records paths (content.paths)
-_TOKEN_FOR_TEXT_AND_PATHS = re.compile(
-    _TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEXTRUN", _TEXT_RUN, 1), re.DOTALL)
+# text runs merged, graphics kept: the interpreter when it also records paths (content.paths);
+# compiled on first use, so a plain run never pays for it
+_TOKEN_FOR_TEXT_AND_PATHS: list = []
 _G = _TOKEN.groupindex
 (_GRAPHICS, _TEXT_RUN_KIND, _OPERATION, _SHOW, _SHOW_HEX, _SHOW_ARRAY, _NUM, _STRING, _NAME,
  _ARRAY_OPEN, _ARRAY_CLOSE, _HEX, _DICT_OPEN, _DICT_CLOSE, _NESTED_STRING) = (
@@ -128,9 +128,12 @@ def iter_operations(data: bytes, *, for_text: bool = False, with_paths: bool = F
     numeric operands (GRAPHICS_OPERATORS), which text extraction ignores, are skipped at
     regex speed, and runs of "string Tj tx ty Td" come as one TEXT_RUN operation.
     with_paths (with for_text): text runs merged as in for_text, the graphics operators kept."""
-    if for_text:
-        return _lex(data, 0, False, _TOKEN_FOR_TEXT_AND_PATHS if with_paths else _TOKEN_FOR_TEXT)
-    return _lex(data, 0, False, _TOKEN)
+    if with_paths and for_text:
+        if not _TOKEN_FOR_TEXT_AND_PATHS:
+            _TOKEN_FOR_TEXT_AND_PATHS.append(re.compile(
+                _TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEXTRUN", _TEXT_RUN, 1), re.DOTALL))
+        return _lex(data, 0, False, _TOKEN_FOR_TEXT_AND_PATHS[0])
+    return _lex(data, 0, False, _TOKEN_FOR_TEXT if for_text else _TOKEN)
 
 
 def _lex(data: bytes, pos: int, image_dictionary: bool, token=_TOKEN):
