@@ -148,6 +148,12 @@ def _intersect(a, b):
     return (x0, y0, x1, y1) if x1 - x0 >= 1 and y1 - y0 >= 1 else None
 
 
+def _page_drawing(limits: Limits):
+    from .content.paths import PageDrawing   # structured outputs only: a plain run never imports it
+
+    return PageDrawing(limits.drawn_items_per_page)
+
+
 def viewer_matrix(box, rotation: int) -> tuple:
     """User space → viewer space: origin top-left of the visible box, y down, /Rotate applied clockwise."""
     x0, y0, x1, y1 = box
@@ -237,6 +243,7 @@ class Page:
         self._font_styles: dict[str, FontStyle] = {}
         self._links: list[LinkArea] | None = None
         self._ocr = None
+        self._drawing = None
         # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
         self._warnings: list[str] = document._page_warnings.setdefault(index, [])
 
@@ -291,6 +298,13 @@ class Page:
         return self._links
 
     @property
+    def drawing(self):
+        """The rules and marks the page's paths drew (glyphline.content.paths.PageDrawing) when the
+        document was opened with paths=True; else None."""
+        self.glyphs
+        return self._drawing
+
+    @property
     def ocr(self):
         """The OCR report (glyphline.content.ocr.OcrReport) when the page was recognised, else None."""
         self.glyphs
@@ -323,13 +337,14 @@ class Document:
     """An opened PDF. Pages are created and interpreted lazily."""
 
     def __init__(self, reader, records: list[_PageRecord], limits: Limits, keep_outside: bool, warnings: list[str],
-                 annotations: bool = True, ocr=None, inspect: bool = False):
+                 annotations: bool = True, ocr=None, inspect: bool = False, paths: bool = False):
         from .fonts import FontCache
 
         self._reader = reader
         self._records = records
         self.limits = limits
         self.keep_outside = keep_outside
+        self.paths = paths       # each page keeps the rules and marks its paths draw (Page.drawing), for Markdown
         self.inspect = inspect   # each page lists the glyphs it leaves out (Page.dropped), for the layout inspector
         self.sources = glyph_sources(annotations=annotations, ocr=ocr is not None)   # annotations unless turned off
         self.ocr = ocr   # the injected OCR engine (glyphline.content.ocr.OcrEngine) for pages without a text layer
@@ -453,6 +468,7 @@ class Document:
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings, optional_content=self._optional_content(),
             dropped=DropLog(self.limits.dropped_glyphs_listed) if self.inspect else None,
+            drawing=_page_drawing(self.limits) if self.paths else None,
         )
         with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
             source_input = PageInput(
@@ -482,6 +498,7 @@ class Document:
         page._unmapped_glyphs = env.undecodable
         page._hidden_glyphs = env.hidden_glyphs
         page._dropped = env.dropped
+        page._drawing = env.drawing
         if env.hidden_glyphs:
             warnings.append(warning("hidden-layers", count=env.hidden_glyphs, page=page.number))
         page._ocr = env.ocr
@@ -553,11 +570,12 @@ def _looks_like_pdf(data: bytes) -> bool:
 
 
 def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False,
-         annotations: bool = True, ocr=None, inspect: bool = False) -> Document:
+         annotations: bool = True, ocr=None, inspect: bool = False, paths: bool = False) -> Document:
     """Opens PDF bytes. Raises NotAPDF, PasswordRequired, DamagedPDF or BudgetExceeded.
     `annotations=False` leaves out the text of annotations (filled form fields, FreeText, stamps);
     `ocr` (a glyphline.content.ocr.OcrEngine) recognises the pages that have no text layer;
-    `inspect=True`: each page lists the glyphs it leaves out (Page.dropped)."""
+    `inspect=True`: each page lists the glyphs it leaves out (Page.dropped).
+    `paths=True`: each page keeps the rules and marks its paths draw (Page.drawing)."""
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     if not isinstance(data, bytes):
@@ -609,7 +627,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
         xfa = _xfa_warning(root)
         if xfa:
             warnings.append(xfa)
-    return Document(reader, records, limits, keep_outside, warnings, annotations, ocr, inspect)
+    return Document(reader, records, limits, keep_outside, warnings, annotations, ocr, inspect, paths)
 
 
 def _xfa_warning(root) -> str | None:

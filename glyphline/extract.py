@@ -159,7 +159,8 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
     engine = _ocr_engine(options, ocr_engine, data)
     with fewer_collections():
         document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
-                                 ocr=engine, inspect=options.inspect)
+                                 ocr=engine, inspect=options.inspect,
+                                 paths=analysis_needs(options, keep_layouts).drawing)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
         passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
         for done, number in enumerate(numbers, 1):
@@ -265,10 +266,10 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
     joined text and do not apply)."""
     options = _options(options, option_values)
     render = renderer(options.mode)
-    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
-                             ocr=_ocr_engine(options, ocr_engine, data), inspect=options.inspect)
-    numbers, _ = select_pages(options.pages, document.page_count)
     needs = analysis_needs(options)
+    document = open_document(data, password=options.password, limits=limits, annotations=options.annotations,
+                             ocr=_ocr_engine(options, ocr_engine, data), inspect=options.inspect, paths=needs.drawing)
+    numbers, _ = select_pages(options.pages, document.page_count)
     vocabulary = Vocabulary() if _dehyphenating(options) else None
     seen: list[PageLayout] = []
     for done, number in enumerate(numbers, 1):
@@ -386,7 +387,7 @@ def analysis_needs(options: ExtractOptions, keep_layouts: bool = False) -> Analy
     """What the chosen output reads of each page's analysis: word styles, links and elements only
     for structured outputs (Markdown) and callers who keep the layouts; plain text skips the work."""
     detailed = keep_layouts or renderer(options.mode).structured
-    return AnalysisNeeds(order=options.order, styled=detailed, word_tags=detailed)
+    return AnalysisNeeds(order=options.order, styled=detailed, word_tags=detailed, drawing=detailed)
 
 
 def _analyse(document: Document, number: int, doc_stats=None, *,
@@ -414,6 +415,8 @@ def _analyse_page(document: Document, number: int, doc_stats, needs: AnalysisNee
                               dropped=dropped)
         if structure is not None:
             layout.figures = list(structure.figures.get(number - 1, ()))
+        if needs.drawing:
+            layout.drawing = page.drawing
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise

@@ -23,6 +23,8 @@ class Limits:
     tounicode_entries: int = 200_000    # entries read from one CMap
     annotations_per_page: int = 10_000  # /Annots entries read on one page (a dense form has a few hundred)
     dropped_glyphs_listed: int = 2_000  # left-out glyphs a page lists for the inspector; the rest are counted
+    drawn_items_per_page: int = 20_000  # rules and marks a page keeps from its paths (Markdown); a map draws more
+    path_points: int = 100_000          # points one path keeps before it is painted
 
 
 class PageBudgetExceeded(Exception):

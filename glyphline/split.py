@@ -24,10 +24,10 @@ class SplitExtraction:
     def __init__(self, data: bytes, options: ExtractOptions, limits: Limits | None = None):
         renderer(options.mode)   # an unknown mode fails before the document is read, as in extract_text
         self.options = options
-        self.document = open_document(data, password=options.password, limits=limits,
-                                      annotations=options.annotations)
-        self.numbers, self._selection_warnings = select_pages(options.pages, self.document.page_count)
         self._needs = analysis_needs(options)
+        self.document = open_document(data, password=options.password, limits=limits,
+                                      annotations=options.annotations, paths=self._needs.drawing)
+        self.numbers, self._selection_warnings = select_pages(options.pages, self.document.page_count)
         self._pages: dict[int, Analysed] = {}
 
     def analyse(self, numbers: list[int], on_page: Callable[[], object] | None = None,

@@ -34,4 +34,6 @@ class PageEnv:
     hidden_glyphs: int = 0           # glyphs of marked content in a hidden layer, left out
     images: list = field(default_factory=list)   # (image XObject, CTM into viewer space) as painted, for OCR
     dropped: Any = None              # a glyphline.glyph.DropLog when asked to list the glyphs left out (inspector)
+    # a glyphline.content.paths.PageDrawing to fill with the page's rules and marks (structured outputs); None: paths are skipped
+    drawing: Any = None
     ocr: Any = None                  # the page's OCR report (glyphline.content.ocr.OcrReport) when it was recognised

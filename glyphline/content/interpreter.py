@@ -151,7 +151,7 @@ def interpret(content: bytes, resources, ctm: tuple, env: PageEnv, *, in_form: b
     finally:
         # the handler table's bound methods make the machine a reference cycle: break it, so
         # the page's glyphs are freed as soon as the caller drops them, not at the next GC pass
-        machine.handlers = None
+        machine.handlers = machine.paths = None
     if machine.twins:
         straighten_vertical_runs(out, first, machine.twins)
     return out
@@ -298,6 +298,12 @@ class _Interpreter:
             b"BDC": (self.op_begin_marked_properties, 2),
             b"EMC": (self.op_end_marked, 0),
         }
+        self.paths = None                 # the path operators' recorder, when the caller asks for the drawing
+        if env.drawing is not None:
+            from .paths import PathRecorder   # structured outputs only: a plain run never imports it
+
+            self.paths = PathRecorder(self, env.drawing, env.limits.path_points)
+            self.handlers.update(self.paths.handlers())
 
     # ---- driver -------------------------------------------------------------------------
 
@@ -305,7 +311,7 @@ class _Interpreter:
         self.resources = resources
         handlers = self.handlers
         charge = self.budget.charge_operators
-        for operands, operator in iter_operations(content, for_text=True):
+        for operands, operator in iter_operations(content, for_text=True, with_paths=self.paths is not None):
             charge()
             entry = handlers.get(operator)
             if entry is None:
@@ -1074,12 +1080,15 @@ class _Interpreter:
         """An image fills the unit square of the CTM; its area tells a scanned page from a blank one."""
         a, b, c, d = self.ctm[:4]
         self.env.image_area += abs(a * d - b * c)
+        if self.paths is not None:
+            self.paths.image(self.ctm)   # a small image at a line's start may be its bullet
 
     def run_form(self, key, content: bytes, resources, matrix: tuple) -> None:
         """Run a form's content as if inside q … Q with its matrix; the caller's text object survives it."""
         caller = (self.state(), self.resources, self.tm, self.tlm, self.form_flag,
                   len(self.saved), self.ignored_saves)
         marked_depth = len(self.marked)
+        line_width = self.paths.line_width if self.paths is not None else None
         self.ctm = _multiply(matrix, self.ctm)
         self.form_flag = IN_FORM | self.source_flags
         self.setup = None
@@ -1092,6 +1101,9 @@ class _Interpreter:
             state, self.resources, self.tm, self.tlm, self.form_flag, save_depth, self.ignored_saves = caller
             del self.saved[save_depth:]     # q without Q inside the form
             self.set_state(state)
+            if line_width is not None:
+                self.paths.line_width = line_width
+                del self.paths.saved_widths[save_depth:]
 
 
 def _left_out(placed: list, shared: tuple, kept: list) -> list:

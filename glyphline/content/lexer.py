@@ -83,7 +83,10 @@ _TOKEN_FOR_TEXT = re.compile(
 # the same groups, every operation on its own: compiled when first needed (inline images, the general
 # mode), since compiling it costs every process ~5 ms that a text extraction mostly does not need
 _TOKEN_PLAIN_PATTERN = _TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEXTRUN", _NEVER, 1)
-_G = _TOKEN_FOR_TEXT.groupindex   # (the runs' alternatives capture nothing: both regexes number groups alike)
+# text runs merged, graphics kept: the interpreter when it also records paths (content.paths);
+# compiled on first use, so a plain run never pays for it
+_TOKEN_WITH_PATHS_PATTERN = _TOKEN_PATTERN.replace(b"GRAPHICS", _NEVER, 1).replace(b"TEXTRUN", _TEXT_RUN, 1)
+_G = _TOKEN_FOR_TEXT.groupindex   # (the runs' alternatives capture nothing: all three regexes number groups alike)
 (_GRAPHICS, _TEXT_RUN_KIND, _OPERATION, _SHOW, _SHOW_HEX, _SHOW_ARRAY, _NUM, _STRING, _NAME,
  _ARRAY_OPEN, _ARRAY_CLOSE, _HEX, _DICT_OPEN, _DICT_CLOSE, _NESTED_STRING) = (
     _G[k] for k in ("graphics", "text_run", "operation", "show", "show_hex", "show_array", "number",
@@ -119,23 +122,26 @@ _TJ = b"TJ"
 _TJ_SINGLE = b"Tj"
 
 
-def iter_operations(data: bytes, *, for_text: bool = False) -> Iterator[tuple[list, bytes]]:
+def iter_operations(data: bytes, *, for_text: bool = False, with_paths: bool = False) -> Iterator[tuple[list, bytes]]:
     """Yield (operands, operator) for every operator in `data`; never raises on bad input.
 
     for_text: the text interpreter's mode. The path, painting and colour operators with
     numeric operands (GRAPHICS_OPERATORS), which text extraction ignores, are skipped at
-    regex speed, and runs of "string Tj tx ty Td" come as one TEXT_RUN operation."""
+    regex speed, and runs of "string Tj tx ty Td" come as one TEXT_RUN operation.
+    with_paths (with for_text): text runs merged as in for_text, the graphics operators kept."""
+    if with_paths and for_text:
+        return _lex(data, 0, False, _compiled_token("paths", _TOKEN_WITH_PATHS_PATTERN))
     return _lex(data, 0, False, _TOKEN_FOR_TEXT if for_text else None)
 
 
 _compiled: dict[str, re.Pattern] = {}
 
 
-def _plain_token() -> re.Pattern:
-    """The general mode's regex (_TOKEN_PLAIN_PATTERN), compiled once, on first use."""
-    token = _compiled.get("plain")
+def _compiled_token(name: str, pattern: bytes) -> re.Pattern:
+    """A regex of the modes a text extraction rarely needs (general, with paths), compiled once, on first use."""
+    token = _compiled.get(name)
     if token is None:
-        token = _compiled["plain"] = re.compile(_TOKEN_PLAIN_PATTERN, re.DOTALL)
+        token = _compiled[name] = re.compile(pattern, re.DOTALL)
     return token
 
 
@@ -143,7 +149,7 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
     """The lexer loop over `token` (default: the general mode's regex). In image-dictionary mode
     (after BI) it yields nothing and returns (operands, operator, position after it) at the
     first operator, or None at the end."""
-    match = (token or _plain_token()).match
+    match = (token or _compiled_token("plain", _TOKEN_PLAIN_PATTERN)).match
     end = len(data)
     operands: list = []
     containers: list = []        # open arrays (list) and dicts (list of key, value, ...)

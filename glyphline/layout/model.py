@@ -24,6 +24,7 @@ class AnalysisNeeds:
     order: str = "geometry"   # reading order: auto | geometry | tags (layout.tagged; not geometry: the tree is read)
     styled: bool = False      # the words take bold, italic and link URIs (Markdown, kept layouts)
     word_tags: bool = False   # each word names its structure element (Markdown regroups a tagged page by them)
+    drawing: bool = False     # the page's rules and drawn marks (content.paths): tables' header rules, drawn bullets
     # (the layout inspector's needs come with the page: the document opened with inspect=True logs its drops)
 
 
@@ -99,7 +100,7 @@ class Block:
     table: int = -1      # a table row: the rows of one table share this number (unique on the page)
     cells: list[list[Word]] = field(default_factory=list)  # a table row's words, column by column
     # set by layout.structure for the structured outputs (Markdown):
-    # paragraph | heading | list_item | table_row | table_header (a tagged header row) | footnote
+    # paragraph | heading | list_item | table_row | table_header (a tagged or ruled header row) | footnote
     # | figure (tagged, with alt text; no lines) | running (header, footer, page number)
     kind: str = "paragraph"
     level: int = 0       # heading level 1–6; a list item's nesting depth from 0
@@ -158,6 +159,7 @@ class PageLayout:
     hidden_glyphs: int = 0       # glyphs left out because their optional content layer is hidden
     order: str = "geometry"      # how the blocks were ordered: "geometry" or "tags" (the structure tree)
     figures: list[Tag] = field(default_factory=list)  # tagged figures with /Alt text on the page, in tree order
+    drawing: Any = None          # the rules and marks its paths drew (glyphline.content.paths.PageDrawing), structured outputs only
     ocr: Any = None              # the OCR report (glyphline.content.ocr.OcrReport) when the page was recognised
     # asked for by the layout inspector only (analyze_page's `dropped`); else None and empty:
     dropped: Any = None          # the glyphs left out and why (glyphline.glyph.DropLog)

@@ -40,6 +40,7 @@ from typing import Iterable
 
 from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
+from .drawn import cells_by_column_rules, ruled_end, ruled_header, split_at_drawn_bullets
 from .model import Block, Line, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
 from ..structure import BLOCK_ROLES
@@ -173,6 +174,11 @@ class _Marks:
     marker: str = ""
     notes: dict[tuple[int, int], str] = field(default_factory=dict)   # (line, word) → its footnote's mark
     from_tags: bool = False   # the structure tree decided kind, level and marker (the marker is not in the text)
+    drawn: bool = False       # the marker is a bullet drawn before the text (layout.drawn), not in it
+
+    @property
+    def marker_in_text(self) -> bool:
+        return bool(self.marker) and not self.from_tags and not self.drawn
 
 
 def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
@@ -180,6 +186,9 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
     taken off the text."""
     if has_tagged_words(layout.blocks):
         layout.blocks = regroup_by_tags(layout.blocks, layout.figures, "Table" in headings.tree_roles)
+    if layout.drawing is not None:
+        layout.blocks = _tables_by_rules(layout.blocks, layout.drawing)
+    layout.blocks, drawn_bullets = split_at_drawn_bullets(layout.blocks, layout.drawing)
     blocks = layout.blocks
     marks = [_Marks() for _ in blocks]
     candidates: list[tuple[int, str]] = []
@@ -201,6 +210,10 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
             continue
         if block.role == "rotated":
             continue
+        if drawn_bullets[i] and not (tagged and tree_lists):
+            mark.kind, mark.drawn = "list_item", True
+            candidates.append((i, DRAWN_BULLET))
+            continue
         style = _heading_style(block, headings.body_size, headings.body_bold)
         if style is not None and headings.level(*style) and not (tagged and tree_headings):
             mark.kind, mark.level = "heading", headings.level(*style)
@@ -218,6 +231,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
         marks[i].marker = marker
     _nest_lists(blocks, marks)
     _split_note_runs(blocks, marks, headings.body_size)
+    _mark_ruled_headers(blocks, marks, layout.drawing)
     _pair_footnotes(blocks, marks, headings.body_size)
     layout.blocks = [_remade(block, mark) for block, mark in zip(blocks, marks)]
 
@@ -231,7 +245,7 @@ def _remade(block: Block, mark: _Marks) -> Block:
                                       for wi, word in enumerate(line.words)])
                  if any(key[0] == li for key in mark.notes) else line
                  for li, line in enumerate(lines)]
-    if mark.marker and not mark.from_tags:
+    if mark.marker_in_text:
         lines = [replace(lines[0], words=_without_marker(lines[0].words, mark.marker))] + list(lines[1:])
     return replace(block, lines=lines, kind=mark.kind, level=mark.level, marker=mark.marker)
 
@@ -260,7 +274,7 @@ def _pair_footnotes(blocks: list[Block], marks: list[_Marks], body_size: float) 
         previous: Word | None = None
         for li, line in enumerate(block.lines):
             words = line.words
-            if li == 0 and marks[i].marker and not marks[i].from_tags:   # a list item's words once its marker is off
+            if li == 0 and marks[i].marker_in_text:   # a list item's words once its marker is off
                 words = _without_marker(words, marks[i].marker)
                 offset = len(line.words) - len(words)
             else:
@@ -317,6 +331,35 @@ def _split_note_runs(blocks: list[Block], marks: list[_Marks], body_size: float)
                                        x1=max(l.x1 for l in lines), y1=max(l.y1 for l in lines)) for lines in parts]
             marks[i:i + 1] = [_Marks() for _ in parts]
         i += len(parts)
+def _tables_by_rules(blocks: list[Block], drawing) -> list[Block]:
+    """Table rows below their table's last rule made text blocks again, and the cells of the rows
+    within it those its vertical rules draw (layout.drawn)."""
+    blocks = list(blocks)
+    tables: dict[int, list[int]] = {}
+    for i, block in enumerate(blocks):
+        if block.table >= 0 and block.cells and block.kind == "paragraph":
+            tables.setdefault(block.table, []).append(i)
+    outside: set[int] = set()
+    for rows in tables.values():
+        rows.sort(key=lambda i: blocks[i].y0)
+        end = ruled_end([blocks[i] for i in rows], drawing)
+        outside.update(rows[end:])
+        cells = cells_by_column_rules([blocks[i] for i in rows[:end]], drawing)
+        for i, row_cells in zip(rows[:end], cells or ()):
+            blocks[i] = replace(blocks[i], cells=row_cells)
+    return [replace(block, table=-1, cells=[]) if i in outside else block for i, block in enumerate(blocks)]
+
+
+def _mark_ruled_headers(blocks: list[Block], marks: list[_Marks], drawing) -> None:
+    """A table's first row is its header when the rules drawn between its rows say so (layout.drawn)."""
+    tables: dict[int, list[int]] = {}
+    for i, block in enumerate(blocks):
+        if marks[i].kind == "table_row" and not marks[i].from_tags:
+            tables.setdefault(block.table, []).append(i)
+    for rows in tables.values():
+        rows.sort(key=lambda i: blocks[i].y0)
+        if ruled_header([blocks[i] for i in rows], drawing):
+            marks[rows[0]].kind = "table_header"
 
 
 def _block_size(block: Block) -> float:

@@ -7,8 +7,8 @@ with GitHub's pipe tables:
 - a heading block → `#`×level; a list item → `-` (bullets, letters) or `N.` (numbers), four
   spaces per nesting level, consecutive items one line apart; a paragraph → one line,
   dehyphenated as in reflow;
-- the rows of one table → a pipe table, its first row the header when it is tagged as one (TH)
-  or alone is bold (else an empty header row, since a pipe table must have one); a table Markdown cannot hold (one
+- the rows of one table → a pipe table, its first row the header when it is tagged as one (TH),
+  ruled as one (layout.drawn) or alone is bold (else an empty header row, since a pipe table must have one); a table Markdown cannot hold (one
   column, or mostly empty cells) → one row per line with its cells separated by ` | `;
 - bold and italic words → `**…**` / `*…*`, only for runs shorter than their block (a bold
   paragraph is the author's style, not emphasis); words under a URI link → `[text](uri)`, the

@@ -1,0 +1,206 @@
+"""What the page's drawing says about its structure: rules under table rows, bullets drawn as shapes.
+
+The content interpreter hands over the page's rules and small marks (glyphline.content.paths.
+PageDrawing) for the structured outputs; layout.structure asks here, and every rule is relative
+to the size of the text it stands by.
+
+Drawn bullets. Browsers draw list discs, circles and squares as paths (and list-style images as
+small images): the text has no marker. A line has a drawn bullet when a mark between
+BULLET_MIN_EM and BULLET_MAX_EM across stands left of its first word, at most BULLET_GAP_EM
+away, its centre within the line's height. A block whose lines carry such bullets is split
+before each of them (layout sees one paragraph where the bullets sit outside the text).
+
+Header rules. A table's first row is its header when a horizontal rule (at most RULE_MAX_EM
+thick, spanning RULE_MIN_SPAN of the table's width) lies between it and the second row, and
+every rule between later rows is lighter (thinner, or a single line under a double one) or
+absent. A table ruled on every row alike has no header by its rules, nor one whose rows layout
+joined from several ruled tables.
+
+Ruled extent. Layout finds tables by their columns, and may take a caption, a heading or a list
+set on the same columns for more rows. When a table is ruled from its top down (a border above
+its first row, within RULE_REACH_EM) on every row boundary for at least two rows, and then no
+more, the rows below its last rule are not part of it. A table without a top border keeps its
+rows (rules only between the rows leave the last one without a rule under it).
+
+Column rules. Layout splits a row into cells by the gaps between its words, which a right-aligned
+number under a left-aligned heading can mislead. When vertical rules cross every row of a table,
+its cells are the spans between them: each word goes to the column its centre lies in.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .model import Block, Line
+
+# A drawn bullet is this many ems across at most (Chromium's disc is 0.3 em; a larger mark is an icon or a figure).
+BULLET_MAX_EM = 0.8
+# ... and at least this many (a smaller dot is a period or a leader dot drawn as a shape).
+BULLET_MIN_EM = 0.1
+# Its right edge stands at most this many ems left of the line's first word (Chromium: about 0.5 em).
+BULLET_GAP_EM = 2.0
+# A rule is at most this many ems thick (a cell's background band is a whole line high).
+RULE_MAX_EM = 0.3
+# Its rules together span at least this share of the table's width (one cell's underline is emphasis).
+RULE_MIN_SPAN = 0.6
+# Rules at heights closer than this many ems are one line of the table (its cells' borders meet there).
+RULE_SAME_Y_EM = 0.05
+# A table's top or bottom border stands at most this many ems beyond its first or last row's text (cell padding).
+RULE_REACH_EM = 1.0
+# Vertical rules closer than this many ems are one column edge (the two sides of a double line, rounding).
+EDGE_SAME_X_EM = 0.3
+
+
+def line_bullet(line: Line, marks: list) -> bool:
+    """Does a drawn mark stand before this line as its bullet (see the module doc)?"""
+    if not line.words or line.dy != 0.0:
+        return False
+    em = line.words[0].size
+    if em <= 0.0:
+        return False
+    for mark in marks:
+        size = max(mark.x1 - mark.x0, mark.y1 - mark.y0)
+        if not BULLET_MIN_EM * em <= size <= BULLET_MAX_EM * em:
+            continue
+        gap = line.x0 - mark.x1
+        if not 0.0 <= gap <= BULLET_GAP_EM * em:
+            continue
+        if line.y0 <= (mark.y0 + mark.y1) * 0.5 <= line.y1:
+            return True
+    return False
+
+
+def split_at_drawn_bullets(blocks: list[Block], drawing) -> tuple[list[Block], list[bool]]:
+    """The blocks with each untagged paragraph cut before every line that has a drawn bullet,
+    and for each block whether it opens with one."""
+    if drawing is None or not drawing.marks:
+        return blocks, [False] * len(blocks)
+    out: list[Block] = []
+    bulleted: list[bool] = []
+    for block in blocks:
+        if block.kind != "paragraph" or block.table >= 0 or block.role == "rotated" or not block.lines:
+            out.append(block)
+            bulleted.append(False)
+            continue
+        marks = [m for m in drawing.marks if m.y1 >= block.y0 and m.y0 <= block.y1 and m.x1 <= block.x1]
+        starts = [i for i, line in enumerate(block.lines) if line_bullet(line, marks)]
+        if not starts:
+            out.append(block)
+            bulleted.append(False)
+            continue
+        cuts = ([0] if starts[0] != 0 else []) + starts + [len(block.lines)]
+        for begin, end in zip(cuts, cuts[1:]):
+            out.append(_part(block, block.lines[begin:end]) if (begin, end) != (0, len(block.lines)) else block)
+            bulleted.append(begin in starts)
+    return out, bulleted
+
+
+def _part(block: Block, lines: list[Line]) -> Block:
+    return replace(block, lines=lines, x0=min(line.x0 for line in lines), y0=min(line.y0 for line in lines),
+                   x1=max(line.x1 for line in lines), y1=max(line.y1 for line in lines))
+
+
+def ruled_header(rows: list[Block], drawing) -> bool:
+    """Is the first of a table's rows (top to bottom) its header by the rules drawn between them?"""
+    weights = _boundary_weights(rows, drawing)
+    if weights is None:
+        return False
+    gaps = weights[1:-1]
+    return gaps[0] > 0.0 and all(weight < gaps[0] for weight in gaps[1:])
+
+
+def ruled_end(rows: list[Block], drawing) -> int:
+    """How many of a table's rows (top to bottom) lie within its rules (see the module doc):
+    all of them unless the rules stop above the last."""
+    weights = _boundary_weights(rows, drawing)
+    if weights is None:
+        return len(rows)
+    ruled = [i for i, weight in enumerate(weights) if weight > 0.0]   # boundary i lies above row i
+    if not ruled or ruled[0] != 0 or ruled[-1] < 2 or ruled[-1] + 1 != len(ruled):
+        return len(rows)   # not boxed and ruled from the top down on every boundary
+    return ruled[-1]
+
+
+def cells_by_column_rules(rows: list[Block], drawing) -> list[list[list]] | None:
+    """Each row's words regrouped into the columns the vertical rules draw (see the module doc);
+    None when the rules do not cross every row."""
+    if drawing is None or not rows or not drawing.rulings:
+        return None
+    sizes = sorted(w.size for row in rows for cell in row.cells for w in cell)
+    if not sizes or sizes[len(sizes) // 2] <= 0.0:
+        return None
+    em = sizes[len(sizes) // 2]
+    left = min(row.x0 for row in rows) - RULE_REACH_EM * em
+    right = max(row.x1 for row in rows) + RULE_REACH_EM * em
+    verticals = [r for r in drawing.rulings if not r.horizontal and r.width <= RULE_MAX_EM * em
+                 and left <= r.x0 <= right]
+    edges: list[float] = []
+    for row in rows:
+        middle = (row.y0 + row.y1) * 0.5
+        crossing = [r.x0 for r in verticals if r.y0 <= middle <= r.y1]
+        if not any(row.x0 < x < row.x1 for x in crossing):
+            return None                    # a row no rule divides: the rules do not make this table's columns
+        edges.extend(crossing)
+    columns = []                           # one x per edge, the rules within EDGE_SAME_X_EM ems of it merged
+    for x in sorted(edges):
+        if not columns or x - columns[-1] > EDGE_SAME_X_EM * em:
+            columns.append(x)
+    out = []
+    for row in rows:
+        cells: list[list] = [[] for _ in range(len(columns) + 1)]
+        for cell in row.cells:
+            for word in cell:
+                centre = (word.x0 + word.x1) * 0.5
+                cells[sum(1 for x in columns if x < centre)].append(word)
+        out.append(cells)
+    return out
+
+
+def _boundary_weights(rows: list[Block], drawing) -> list[float] | None:
+    """How heavily each boundary of the rows is ruled: above the first, between each two, below
+    the last; None when there is nothing to weigh."""
+    if drawing is None or len(rows) < 2 or not drawing.rulings:
+        return None
+    sizes = sorted(w.size for row in rows for cell in row.cells for w in cell)
+    if not sizes or sizes[len(sizes) // 2] <= 0.0:
+        return None
+    em = sizes[len(sizes) // 2]
+    left = min(row.x0 for row in rows)
+    right = max(row.x1 for row in rows)
+    rules = [r for r in drawing.rulings if r.horizontal and r.width <= RULE_MAX_EM * em
+             and r.x1 > left and r.x0 < right]
+    middles = [(row.y0 + row.y1) * 0.5 for row in rows]   # a rule between two rows' middles separates them
+    bounds = [rows[0].y0 - RULE_REACH_EM * em] + middles + [rows[-1].y1 + RULE_REACH_EM * em]
+    return [_gap_weight(rules, top, bottom, left, right, em) for top, bottom in zip(bounds, bounds[1:])]
+
+
+def _gap_weight(rules: list, top: float, bottom: float, left: float, right: float, em: float) -> float:
+    """How heavily the band between two heights is ruled: the summed thickness of its distinct
+    rule lines (0 when none spans the table)."""
+    lines: list[list] = []                 # rules grouped by height: [y, thickness, covered spans]
+    for rule in rules:
+        if not top < rule.y0 < bottom:
+            continue
+        for line in lines:
+            if abs(line[0] - rule.y0) <= RULE_SAME_Y_EM * em:
+                line[1] = max(line[1], rule.width)
+                line[2].append((max(rule.x0, left), min(rule.x1, right)))
+                break
+        else:
+            lines.append([rule.y0, rule.width, [(max(rule.x0, left), min(rule.x1, right))]])
+    weight = 0.0
+    for _, thickness, spans in lines:
+        if _covered(spans) >= RULE_MIN_SPAN * (right - left):
+            weight += max(thickness, em * 0.01)   # a zero-width line (the device's thinnest) still counts
+    return weight
+
+
+def _covered(spans: list[tuple[float, float]]) -> float:
+    """The length of the union of the spans."""
+    total = 0.0
+    end = -float("inf")
+    for x0, x1 in sorted(spans):
+        if x1 <= end:
+            continue
+        total += x1 - max(x0, end)
+        end = x1
+    return total
