@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glyphline.layout import bidi
+from glyphline import bidi
 
 # (logical text, right-to-left paragraph)
 LINES = [

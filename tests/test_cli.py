@@ -281,7 +281,7 @@ def test_a_progress_bar_is_drawn_only_on_a_terminal_for_long_files(files, monkey
 # stages a plain text run on a Latin page written in a simple font never needs
 NOT_FOR_PLAIN_TEXT = ("glyphline.content.ocr", "glyphline.tesseract", "glyphline.images", "glyphline.layout.structure",
                       "glyphline.fonts.composite", "glyphline.fonts.cmaps", "glyphline.fonts.bcmap",
-                      "glyphline.layout.bidi", "glyphline.layout.tagged", "glyphline.content.links",
+                      "glyphline.bidi", "glyphline.layout.tagged", "glyphline.content.links",
                       "glyphline.structure")
 
 

@@ -319,7 +319,7 @@ def _place_lines(lines: list[str], rect: tuple, font_name: str, size: float, qua
         if fit and baseline - descent * size < y0:
             break
         if any(unicodedata.bidirectional(char) in _RTL_CLASSES for char in line):
-            from ..layout.bidi import logical_to_visual   # late: glyphline.open() alone stays light
+            from ..bidi import logical_to_visual   # late: glyphline.open() alone stays light
 
             line = logical_to_visual(list(line))          # a viewer paints right-to-left text in visual order
         advances = [widths.get(char, default_width) * size / 1000.0 for char in line]

@@ -240,7 +240,7 @@ def words_at_breaks(glyphs: list[Glyph], breaks: list[bool], line_text: str,
     """The words of a line cut at its word breaks, in logical reading order (build_words)."""
     if any(g.text[0] >= FIRST_RTL and is_rtl(g.text[0]) for g in glyphs):
         # right-to-left text is painted in visual order: UAX #9 gives the reading order
-        from .bidi import logical_words   # here: the bidi tables are loaded by the first right-to-left line
+        from ..bidi import logical_words   # here: the bidi tables are loaded by the first right-to-left line
 
         starts_word = [False] + breaks
         words = [_word([glyphs[i] for i in indices], text)
