@@ -12,6 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 REPO = Path(__file__).resolve().parents[2]
@@ -185,3 +186,11 @@ def rewrite_site_file(path: Path, text: str) -> None:
 
 def is_precompressed_sibling(path: Path) -> bool:
     return path.suffix in (".br", ".gz") and path.with_suffix("").is_file()
+
+
+def assert_same_origin(urls: list[str], site_url: str) -> None:
+    """Every request the page made stayed on the site's origin (blob: and data: URLs are local)."""
+    origin = urlsplit(site_url)
+    for url in urls:
+        parts = urlsplit(url)
+        assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url

@@ -6,11 +6,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
-from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, download_text, job, wait_job_state
+from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, assert_same_origin, download_text, job, wait_job_state
 
 pytestmark = pytest.mark.e2e
 
@@ -92,10 +91,7 @@ def test_a_scan_is_recognised_after_opting_in_without_any_request_leaving_the_or
         assert wait_job_state(page, 0, ("done",), timeout=OCR_TIMEOUT_MS) == "done"
     finally:
         context.close()
-    origin = urlsplit(server.url)
-    for url in seen:
-        parts = urlsplit(url)
-        assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url
+    assert_same_origin(seen, server.url)
 
 # enough characters that the document is not a scan as a whole (textlayer.MIN_CHARS_PER_PAGE on average)
 TEXT_PAGE = "A real text page that keeps its own words, whatever the two scanned pages after it say."
@@ -186,10 +182,7 @@ def test_a_jbig2_scan_is_rendered_and_read_and_with_the_automatic_setting_it_is_
         assert prose_share(download_text(page, 0)[1].decode("utf-8"), 2) >= 0.9
     finally:
         context.close()
-    origin = urlsplit(server.url)
-    for url in seen:
-        parts = urlsplit(url)
-        assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url
+    assert_same_origin(seen, server.url)
 
 
 def test_cancel_inside_a_page_ends_tesseract_at_once_and_the_offer_comes_back(browser, server, jbig2_scan):
@@ -314,7 +307,4 @@ def test_jpeg_2000_and_strip_scans_are_rendered_and_read_in_two_languages_and_of
             assert prose_share(job(page, index).locator(".preview").inner_text(), 1) >= 0.9
     finally:
         context.close()
-    origin = urlsplit(server.url)
-    for url in seen:
-        parts = urlsplit(url)
-        assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url
+    assert_same_origin(seen, server.url)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import base64
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
-from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR
+from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, assert_same_origin
 
 pytestmark = pytest.mark.e2e
 
@@ -74,10 +73,7 @@ def test_renders_a_page_at_the_dpi_asked_for_from_this_origin_and_offline_after(
         assert again["dark"] == [True, False]
     finally:
         context.close()
-    origin = urlsplit(server.url)
-    for url in seen:
-        parts = urlsplit(url)
-        assert parts.scheme in ("blob", "data") or (parts.scheme, parts.netloc) == (origin.scheme, origin.netloc), url
+    assert_same_origin(seen, server.url)
 
 
 def test_a_page_out_of_range_is_a_clear_error(app_page):
