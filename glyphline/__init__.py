@@ -4,11 +4,15 @@
     doc = glyphline.open(pdf_bytes)            # positioned, decoded glyphs per page
     result = glyphline.extract_text(pdf_bytes)  # text in reading order, paragraphs, dehyphenated
 """
+from . import _lazy_crypto
 from .errors import BudgetExceeded, DamagedPDF, GlyphlineError, NotAPDF, PasswordRequired
 from .glyph import Glyph
 from .limits import Limits
 
 __version__ = "0.1.0"
+
+# before any module here imports pypdf, which fixes its crypt provider on first import
+_lazy_crypto.install()
 
 __all__ = [
     "open", "Document", "Page", "Glyph", "Limits",
