@@ -9,6 +9,7 @@ of glyphs the font defines picks one; when it cannot, only the codes both agree 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from .glyphnames import glyph_to_unicode
 
@@ -31,8 +32,10 @@ _ASCII_NAMES = (
     "h i j k l m n o p q r s t u v w x y z braceleft bar braceright asciitilde"
 )
 
+# the glyph-name runs of each encoding; their code → text tables are built on first use (only
+# pdfTeX bitmap fonts need them, so a process that meets none skips ~500 glyph-name lookups)
 # T1 (Cork) encoding, as in the EC fonts
-T1 = _table((
+_T1_RUNS = (
     (0x00, "grave acute circumflex tilde dieresis hungarumlaut ring caron breve macron "
            "dotaccent cedilla ogonek quotesinglbase guilsinglleft guilsinglright quotedblleft "
            "quotedblright quotedblbase guillemotleft guillemotright endash emdash - - dotlessi "
@@ -51,10 +54,10 @@ T1 = _table((
            "adieresis aring ae ccedilla egrave eacute ecircumflex edieresis igrave iacute "
            "icircumflex idieresis eth ntilde ograve oacute ocircumflex otilde odieresis oe "
            "oslash ugrave uacute ucircumflex udieresis yacute thorn germandbls"),
-))
+)
 
 # OT1 encoding, as in Knuth's Computer Modern text fonts (cmr, cmbx, cmti, …)
-OT1 = _table((
+_OT1_RUNS = (
     (0x00, "Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega ff fi fl ffi ffl "
            "dotlessi dotlessj grave acute caron breve macron ring cedilla germandbls ae oe "
            "oslash AE OE Oslash -"),
@@ -62,7 +65,17 @@ OT1 = _table((
     (0x22, "quotedblright"), (0x3C, "exclamdown"), (0x3E, "questiondown"),
     (0x5C, "quotedblleft"), (0x5E, "circumflex dotaccent"),
     (0x7B, "endash emdash hungarumlaut tilde dieresis"),
-))
+)
+
+
+@cache
+def t1_table() -> tuple:
+    return _table(_T1_RUNS)
+
+
+@cache
+def ot1_table() -> tuple:
+    return _table(_OT1_RUNS)
 
 # codes whose glyphs only one of the two encodings uses in running text
 _T1_EVIDENCE = frozenset([0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F]
@@ -86,7 +99,7 @@ def tex_bitmap_encoding(defined_codes) -> tuple:
     codes = set(defined_codes)
     t1, ot1 = len(codes & _T1_EVIDENCE), len(codes & _OT1_EVIDENCE)
     if t1 > ot1:
-        return T1
+        return t1_table()
     if ot1 > t1:
-        return OT1
-    return tuple(a if a == b else None for a, b in zip(T1, OT1))
+        return ot1_table()
+    return tuple(a if a == b else None for a, b in zip(t1_table(), ot1_table()))
