@@ -7,6 +7,7 @@ glyph names and resolved through the glyph list the same way.
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Iterable
 
 from pypdf._codecs import (
@@ -108,14 +109,21 @@ def _mac_expert_names() -> tuple:
 
 
 MAC_EXPERT_NAMES = _mac_expert_names()
-MAC_EXPERT: Encoding = tuple(glyph_to_unicode(n) if n else None for n in MAC_EXPERT_NAMES)
+MAC_EXPERT_ENCODING = "MacExpertEncoding"
 
-# the names /BaseEncoding (or /Encoding) may give
+
+@cache
+def mac_expert() -> Encoding:
+    """MacExpertEncoding's texts, resolved on first use: its small-capital and old-style names
+    are the glyph list's slowest lookups, and few files use it (~3 M instructions a process)."""
+    return tuple(glyph_to_unicode(n) if n else None for n in MAC_EXPERT_NAMES)
+
+
+# the names /BaseEncoding (or /Encoding) may give, besides MAC_EXPERT_ENCODING
 BASE_ENCODINGS: dict[str, Encoding] = {
     "StandardEncoding": STANDARD,
     "WinAnsiEncoding": WIN_ANSI,
     "MacRomanEncoding": MAC_ROMAN,
-    "MacExpertEncoding": MAC_EXPERT,
     "PDFDocEncoding": PDF_DOC,
 }
 # built-in encodings of the two symbolic standard-14 fonts
@@ -124,7 +132,8 @@ SYMBOL_ENCODINGS: dict[str, Encoding] = {"Symbol": SYMBOL, "ZapfDingbats": ZAPF_
 
 def base_encoding(name: str) -> Encoding | None:
     """Base encoding by its PDF name (with or without the leading slash); None when unknown."""
-    return BASE_ENCODINGS.get(name.lstrip("/"))
+    name = name.lstrip("/")
+    return mac_expert() if name == MAC_EXPERT_ENCODING else BASE_ENCODINGS.get(name)
 
 
 def parse_differences(items: Any, warnings: list[str] | None = None) -> dict[int, str]:
