@@ -1,0 +1,56 @@
+"""Process start: a plain text extraction in a fresh interpreter skips the work it does not need.
+
+Tables only some fonts use are built when such a font first needs them (glyphline.fonts); the
+crypto provider is covered in test_lazy_crypto.py. The tables' contents are tested in
+test_fonts.py; here, only that a process meeting none of those fonts never builds them.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from pdfbuilder import PdfBuilder, simple_page_pdf
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def fresh_process(script: str) -> dict:
+    code = f"import sys\nsys.path.insert(0, {str(REPO)!r})\n" + textwrap.dedent(script)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def built_tables_after(pdf: Path) -> dict:
+    return fresh_process(f"""
+        import json, pathlib
+        import glyphline
+        text = glyphline.extract_text(pathlib.Path({str(pdf)!r}).read_bytes()).text
+        from glyphline.fonts import encodings, texfonts
+        print(json.dumps({{"text": text,
+                          "tex": texfonts.t1_table.cache_info().currsize + texfonts.ot1_table.cache_info().currsize,
+                          "mac_expert": encodings.mac_expert.cache_info().currsize}}))
+    """)
+
+
+def test_a_plain_file_builds_neither_tex_nor_mac_expert_tables(tmp_path):
+    pdf = tmp_path / "plain.pdf"
+    pdf.write_bytes(simple_page_pdf(b"plain words"))
+    out = built_tables_after(pdf)
+    assert out["text"].strip() == "plain words"
+    assert out["tex"] == 0
+    assert out["mac_expert"] == 0
+
+
+def test_a_mac_expert_font_builds_its_table_on_first_use(tmp_path):
+    b = PdfBuilder()
+    font = b.font_type1("Times-Roman", encoding="/MacExpertEncoding")
+    b.page(b"BT /F1 12 Tf 72 700 Td (\x56) Tj ET", fonts={"F1": font})   # 0x56: ff
+    pdf = tmp_path / "expert.pdf"
+    pdf.write_bytes(b.build())
+    out = built_tables_after(pdf)
+    assert out["text"].strip() == "ff"   # the ligature, spelled out by layout (0x56 is "V" in other encodings)
+    assert out["mac_expert"] == 1
