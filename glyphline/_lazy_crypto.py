@@ -71,6 +71,14 @@ def _forwarder(name: str) -> Callable[..., Any]:
     return forward
 
 
+def _other_name(name: str) -> Any:
+    """Any name the stand-in does not list (one a later pypdf imports) comes from the real
+    module, so pypdf's import never fails over to its AES-less fallback provider."""
+    if name.startswith("__"):  # the import system's probes (__path__, ...): a plain module has none
+        raise AttributeError(name)
+    return getattr(real_provider(), name)
+
+
 def _cryptography_version(package_init: str) -> str:
     """The installed version from its dist-info folder name, without importing the package
     (importlib.metadata costs ~100 ms of scanning here)."""
@@ -99,5 +107,6 @@ def install() -> bool:
     for name in FORWARDED_NAMES:
         setattr(stand_in, name, _forwarder(name))
     stand_in.crypt_provider = ("cryptography", _cryptography_version(spec.origin))
+    stand_in.__getattr__ = _other_name
     sys.modules[PROVIDER] = stand_in
     return True

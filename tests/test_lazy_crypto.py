@@ -93,6 +93,24 @@ def test_a_broken_cryptography_falls_back_as_pypdf_would(encrypted_files, tmp_pa
     assert through_stand_in["RC4-128"].strip() == "RC4-128"   # the pure-Python RC4 did decrypt
 
 
+def test_a_name_the_stand_in_does_not_list_comes_from_the_real_provider():
+    pytest.importorskip("cryptography")
+    out = run_python("""
+        import json
+        import glyphline
+        import pypdf
+        stand_in = sys.modules["pypdf._crypt_providers._cryptography"]
+        before = "cryptography" in sys.modules
+        from pypdf._crypt_providers._cryptography import PKCS7   # imported there from cryptography
+        print(json.dumps({"before": before, "module": PKCS7.__module__, "after": "cryptography" in sys.modules,
+                          "probe": hasattr(stand_in, "__path__")}))
+    """)
+    assert out["before"] is False
+    assert out["module"].startswith("cryptography.")
+    assert out["after"] is True
+    assert out["probe"] is False
+
+
 def test_does_nothing_once_pypdf_has_chosen():
     out = run_python("""
         import json
