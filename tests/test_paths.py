@@ -263,3 +263,39 @@ def test_vertical_rules_crossing_every_row_decide_its_cells():
     assert markdown_page(ruled, PageContext()) == ("|  |  |  |\n| --- | --- | --- |\n| Class | Annual fee | Boat use |\n"
                                                    "| Adult | 120 | Yes |\n| Junior | 40 | With help |")
     assert "| Class |  | Annual fee | Boat use |" in markdown_page(unruled, PageContext())
+
+
+# ----------------------------------------------------------------------------- tables drawn as ruled grids
+
+GRID_ROWS = [("Gallery", "Objects"), ("Boats", "34"), ("Charts", "212")]
+
+
+def _grid_table(*, vertical_rules: bool = True, header_font: str = "B") -> bytes:
+    """A ruled grid as LibreOffice draws one: the header centred in its cells (so no gap between
+    the columns runs through every row), and a paragraph set right under the bottom border."""
+    ops = [_text("B", 16, 72, 740, "Collections")]
+    top, pitch, left, middle, right = 724, 18, 68, 250, 430
+    for i, (first, second) in enumerate(GRID_ROWS):
+        y = top - pitch * (i + 1) + 5
+        if i == 0:   # centred in the cell
+            ops += [_text(header_font, 10, (left + middle) / 2 - 17, y, first),
+                    _text(header_font, 10, (middle + right) / 2 - 19, y, second)]
+        else:
+            ops += [_text("R", 10, left + 3, y, first), _text("R", 10, middle + 3, y, second)]
+    bottom = top - pitch * len(GRID_ROWS)
+    ops += [b"0.5 w %g %g m %g %g l S" % (left, y, right, y) for y in range(top, bottom - 1, -pitch)]
+    if vertical_rules:
+        ops += [b"0.5 w %g %g m %g %g l S" % (x, top, x, bottom) for x in (left, middle, right)]
+    ops += [_text("R", 10, 72, bottom - 10, BODY), _text("R", 10, 72, bottom - 22, "It goes on for a second line.")]
+    return _page(ops)
+
+
+def test_a_ruled_grid_the_columns_miss_is_a_table_and_the_paragraph_under_it_stays_text():
+    markdown = extract_text(_grid_table(), mode="markdown").text
+    assert ("| Gallery | Objects |\n| --- | --- |\n| Boats | 34 |\n| Charts | 212 |\n\n"
+            "The quick brown fox") in markdown, markdown
+
+
+def test_the_same_rows_without_the_grid_are_no_table():
+    markdown = extract_text(_grid_table(vertical_rules=False), mode="markdown").text
+    assert "|" not in markdown, markdown

@@ -40,7 +40,8 @@ from typing import Iterable
 
 from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
-from .drawn import cells_by_column_rules, ruled_end, ruled_header, split_at_drawn_bullets
+from .drawn import (GRID_CELL_MAX_LINES, RuledGrid, cells_by_column_rules, ruled_end, ruled_grids, ruled_header,
+                    split_at_drawn_bullets)
 from .model import Block, Line, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
 from ..structure import BLOCK_ROLES
@@ -188,6 +189,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
         layout.blocks = regroup_by_tags(layout.blocks, layout.figures, "Table" in headings.tree_roles)
     if layout.drawing is not None:
         layout.blocks = _tables_by_rules(layout.blocks, layout.drawing)
+        layout.blocks = _tables_by_grids(layout.blocks, layout.drawing)
     layout.blocks, drawn_bullets = split_at_drawn_bullets(layout.blocks, layout.drawing)
     blocks = layout.blocks
     marks = [_Marks() for _ in blocks]
@@ -348,6 +350,88 @@ def _tables_by_rules(blocks: list[Block], drawing) -> list[Block]:
         for i, row_cells in zip(rows[:end], cells or ()):
             blocks[i] = replace(blocks[i], cells=row_cells)
     return [replace(block, table=-1, cells=[]) if i in outside else block for i, block in enumerate(blocks)]
+
+
+def _tables_by_grids(blocks: list[Block], drawing) -> list[Block]:
+    """Tables layout did not find by their columns but the page's rules draw as a grid
+    (layout.drawn): the lines inside each grid taken out of their blocks as its rows."""
+    sizes = sorted(w.size for block in blocks for line in block.lines for w in line.words)
+    grids = ruled_grids(drawing, sizes[len(sizes) // 2]) if sizes else []
+    for grid in grids:
+        blocks = _grid_table(blocks, grid, sizes[len(sizes) // 2])
+    return blocks
+
+
+def _grid_table(blocks: list[Block], grid: RuledGrid, em: float) -> list[Block]:
+    """The blocks with the lines inside the grid made its rows, or as they were when the grid is no
+    table (see layout.drawn)."""
+    inside: dict[int, list[int]] = {}   # block → the indexes of its lines inside the grid
+    for b, block in enumerate(blocks):
+        for li, line in enumerate(block.lines):
+            centres = [((w.x0 + w.x1) * 0.5, (w.y0 + w.y1) * 0.5) for w in line.words]
+            within = [grid.x0 < x < grid.x1 and grid.y0 < y < grid.y1 for x, y in centres]
+            if not any(within):
+                continue
+            if not all(within) or block.kind != "paragraph" or block.table >= 0 or block.role == "rotated":
+                return blocks   # a line across its border, or text layout or the tags already made a table
+            inside.setdefault(b, []).append(li)
+    bands: list[list[Line]] = [[] for _ in grid.rows[1:]]
+    for b, indexes in inside.items():
+        for li in indexes:
+            line = blocks[b].lines[li]
+            middle = (line.y0 + line.y1) * 0.5
+            for k, (top, bottom) in enumerate(zip(grid.rows, grid.rows[1:])):
+                if top <= middle < bottom:
+                    bands[k].append(line)
+                    break
+            else:
+                return blocks   # text above the first rule or below the last: not a grid of cells
+    rows: list[list[list[Word]]] = []
+    used_columns: set[int] = set()
+    for lines in bands:
+        if not lines:
+            continue
+        lines.sort(key=lambda line: (line.y0, line.x0))
+        edges = grid.edges_across((lines[0].y0 + lines[-1].y1) * 0.5, em)
+        cells: list[list[Word]] = [[] for _ in range(len(edges) + 1)]
+        cell_lines: list[set[float]] = [set() for _ in cells]
+        for line in lines:
+            for word in line.words:
+                column = sum(1 for x in edges if x < (word.x0 + word.x1) * 0.5)
+                cells[column].append(word)
+                cell_lines[column].add(round(line.y0, 1))
+        if max(len(ys) for ys in cell_lines) > GRID_CELL_MAX_LINES:
+            return blocks   # a boxed column of prose
+        used_columns.update(c for c, cell in enumerate(cells) if cell)
+        rows.append(cells)
+    if len(rows) < 2 or len(used_columns) < 2:
+        return blocks
+    table = 1 + max((block.table for block in blocks), default=-1)
+    made = []
+    for lines, cells in zip([band for band in bands if band], rows):
+        first = blocks[min(inside)]
+        made.append(replace(first, lines=lines, x0=min(l.x0 for l in lines), y0=min(l.y0 for l in lines),
+                            x1=max(l.x1 for l in lines), y1=max(l.y1 for l in lines), table=table, cells=cells))
+    out: list[Block] = []
+    for b, block in enumerate(blocks):
+        if b not in inside:
+            out.append(block)
+            continue
+        taken = set(inside[b])
+        before = [line for li, line in enumerate(block.lines) if li < min(taken)]
+        after = [line for li, line in enumerate(block.lines) if li > min(taken) and li not in taken]
+        if before:
+            out.append(_with_lines(block, before))
+        if b == min(inside):
+            out.extend(made)
+        if after:
+            out.append(_with_lines(block, after))
+    return out
+
+
+def _with_lines(block: Block, lines: list[Line]) -> Block:
+    return replace(block, lines=lines, x0=min(l.x0 for l in lines), y0=min(l.y0 for l in lines),
+                   x1=max(l.x1 for l in lines), y1=max(l.y1 for l in lines))
 
 
 def _mark_ruled_headers(blocks: list[Block], marks: list[_Marks], drawing) -> None:
