@@ -134,6 +134,10 @@ ROWS = [("Station", "Altitude", "Rain"), ("Ridge North", "1,240", "38.5"), ("Rid
 
 def _ruled_table(rule_under) -> bytes:
     """A table in one regular font; `rule_under(i)` gives the width of the rule under row i, or 0."""
+    return _page(_ruled_table_ops(rule_under))
+
+
+def _ruled_table_ops(rule_under) -> list[bytes]:
     ops = [_text("R", 10, 72, 720, BODY)]
     y = 680
     for i, cells in enumerate(ROWS):
@@ -142,7 +146,7 @@ def _ruled_table(rule_under) -> bytes:
             ops.append(b"%g w 70 %g m 340 %g l S" % (rule_under(i), y - 4, y - 4))
         y -= 16
     ops.append(_text("R", 10, 72, 600, BODY))
-    return _page(ops)
+    return ops
 
 
 def test_a_rule_under_the_first_row_only_makes_it_the_header():
@@ -299,3 +303,44 @@ def test_a_ruled_grid_the_columns_miss_is_a_table_and_the_paragraph_under_it_sta
 def test_the_same_rows_without_the_grid_are_no_table():
     markdown = extract_text(_grid_table(vertical_rules=False), mode="markdown").text
     assert "|" not in markdown, markdown
+
+
+# ----------------------------------------------------------------------------- colours
+
+def test_marks_keep_their_colour_and_white_paint_is_neither_rule_nor_mark():
+    found = drawing(b"1 0 0 rg 72 700 6 6 re f "                          # a red square: a mark, red
+                    b"0 0 0 0 k 72 680 6 6 re f "                         # a white (CMYK) square: nothing
+                    b"1 G 72 600 m 300 600 l S "                          # a white rule: nothing
+                    b"/DeviceRGB cs 0 0 1 sc 72 660 6 6 re f "            # sc in the space cs set: blue
+                    b"q 1 g Q 72 640 6 6 re f "                           # Q gives the blue back
+                    b"/Pattern cs /P1 scn 72 620 6 6 re f "               # a pattern: colour not known
+                    b"0.5 G 72 580 m 300 580 l S")                        # a grey rule stays
+    assert [mark.colour for mark in found.marks] == [(1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 1.0), None]
+    assert [(rule.y0, rule.x1) for rule in found.rulings] == [(212, 300)]
+
+
+def test_a_colour_set_inside_a_form_does_not_leak_out_of_it():
+    b = PdfBuilder()
+    form = b.form(b"1 g 0 0 10 10 re f", bbox=(0, 0, 10, 10))
+    b.page(b"/Fm1 Do 72 700 6 6 re f", xobjects={"Fm1": form})
+    found = glyphline.open(b.build(), paths=True).page(0).drawing
+    assert [mark.colour for mark in found.marks] == [(0.0, 0.0, 0.0)]
+
+
+def test_a_white_rule_under_the_first_row_makes_no_header():
+    seen = extract_text(_ruled_table(lambda i: 0.5 if i == 0 else 0), mode="markdown").text
+    white = _page([op.replace(b"S", b"1 G S") if op.endswith(b" l S") else op
+                   for op in _ruled_table_ops(lambda i: 0.5 if i == 0 else 0)])
+    text = extract_text(white, mode="markdown").text
+    assert "| Station | Altitude | Rain |\n| --- |" in seen
+    assert "|  |  |  |\n| --- | --- | --- |\n| Station | Altitude | Rain |" in text, text
+
+
+def test_a_white_square_before_a_line_is_no_bullet():
+    def page(colour: bytes) -> bytes:
+        ops = [_text("R", 10, 72, 720, BODY)]
+        for i, item in enumerate(("first item of the list", "second item of the list")):
+            ops += [colour + b" rg 80 %g 3 3 re f" % (692 - 13 * i), _text("R", 10, 90, 690 - 13 * i, item)]
+        return _page(ops + [_text("R", 10, 72, 620, BODY)])
+    assert "- first item of the list\n- second item of the list" in extract_text(page(b"0 0 0"), mode="markdown").text
+    assert not re.search(r"^\s*- ", extract_text(page(b"1 1 1"), mode="markdown").text, re.MULTILINE)
