@@ -412,11 +412,8 @@ def _analyse_page(document: Document, number: int, doc_stats, needs: AnalysisNee
     failure = []
     try:
         layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, needs=needs,
-                              dropped=dropped)
-        if structure is not None:
-            layout.figures = list(structure.figures.get(number - 1, ()))
-        if needs.drawing:
-            layout.drawing = page.drawing
+                              dropped=dropped, drawing=page.drawing if needs.drawing else None,
+                              figures=structure.figures.get(number - 1, ()) if structure is not None else ())
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise

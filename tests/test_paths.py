@@ -344,3 +344,16 @@ def test_a_white_square_before_a_line_is_no_bullet():
         return _page(ops + [_text("R", 10, 72, 620, BODY)])
     assert "- first item of the list\n- second item of the list" in extract_text(page(b"0 0 0"), mode="markdown").text
     assert not re.search(r"^\s*- ", extract_text(page(b"1 1 1"), mode="markdown").text, re.MULTILINE)
+
+
+def test_the_drawing_enters_layout_as_an_input_and_structure_reads_it_there():
+    from glyphline.layout import analyze_page
+    from glyphline.layout.model import AnalysisNeeds
+
+    page = glyphline.open(_ruled_table(lambda i: 0.5 if i == 0 else 0), paths=True).page(0)
+    layout = analyze_page(page.glyphs, page.width, page.height, 1, needs=AnalysisNeeds(drawing=True),
+                          drawing=page.drawing)
+    blank = analyze_page([], page.width, page.height, 1, needs=AnalysisNeeds(drawing=True), drawing=page.drawing)
+    assert layout.drawing is page.drawing and blank.drawing is page.drawing
+    mark_structure(layout, HeadingStyles())
+    assert [block.kind for block in layout.blocks if block.table >= 0][0] == "table_header"
