@@ -300,9 +300,22 @@ def test_a_ruled_grid_the_columns_miss_is_a_table_and_the_paragraph_under_it_sta
             "The quick brown fox") in markdown, markdown
 
 
-def test_the_same_rows_without_the_grid_are_no_table():
-    markdown = extract_text(_grid_table(vertical_rules=False), mode="markdown").text
-    assert "|" not in markdown, markdown
+def test_an_unruled_table_set_on_its_columns_right_above_a_paragraph_is_a_table_by_its_columns():
+    ops = [_text("B", 16, 72, 740, "Collections")]
+    for i, (first, second) in enumerate(GRID_ROWS):
+        ops += [_text("B" if i == 0 else "R", 10, x, 710 - 16 * i, cell) for x, cell in ((72, first), (250, second))]
+    ops += [_text("R", 10, 72, 662, BODY), _text("R", 10, 72, 650, "It goes on for a second line.")]
+    markdown = extract_text(_page(ops), mode="markdown").text
+    assert ("| Gallery | Objects |\n| --- | --- |\n| Boats | 34 |\n| Charts | 212 |\n\n"
+            "The quick brown fox") in markdown, markdown
+
+
+def test_rules_that_only_box_a_paragraph_or_only_run_across_make_no_table():
+    boxed = _page([_text("R", 10, 72, 700, BODY), _text("R", 10, 72, 688, BODY), _text("R", 10, 72, 676, BODY),
+                   b"0.5 w 68 712 m 500 712 l 500 670 l 68 670 l h S 68 691 m 500 691 l S"])
+    assert "|" not in extract_text(boxed, mode="markdown").text
+    across = extract_text(_grid_table(vertical_rules=False), mode="markdown").text
+    assert "| Boats | 34 |" not in across
 
 
 # ----------------------------------------------------------------------------- colours
