@@ -23,6 +23,9 @@ their reference mark on the same page; an unpaired one stays a paragraph.
 Lists. A block whose first word is a bullet (•, –, ◦, ▪, …, or any single character in a
 symbol font) or a number or letter with a period or parenthesis is a list item; a lettered
 or Roman item needs a neighbouring item (a lone "A." opens a sentence as often as a list).
+A bullet that layout set apart as a block of its own (Writer sets it in another font, a tab
+away) is its next block's marker when that block's first line starts right of it, at most
+BULLET_GAP_EM away, with the bullet's centre within the line's height.
 Nesting: within a run of consecutive items, each distinct indent of the markers is one level
 deeper (markers less than ALIGN_EM right of the previous one share its indent).
 
@@ -40,7 +43,7 @@ from typing import Iterable
 
 from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
-from .drawn import (GRID_CELL_MAX_LINES, RuledGrid, cells_by_column_rules, ruled_end, ruled_grids, ruled_header,
+from .drawn import (BULLET_GAP_EM, GRID_CELL_MAX_LINES, RuledGrid, cells_by_column_rules, ruled_end, ruled_grids, ruled_header,
                     split_at_drawn_bullets)
 from .model import Block, Line, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
@@ -190,6 +193,7 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
     if layout.drawing is not None:
         layout.blocks = _tables_by_rules(layout.blocks, layout.drawing)
         layout.blocks = _tables_by_grids(layout.blocks, layout.drawing)
+    layout.blocks = _join_hanging_bullets(layout.blocks)
     layout.blocks, drawn_bullets = split_at_drawn_bullets(layout.blocks, layout.drawing)
     blocks = layout.blocks
     marks = [_Marks() for _ in blocks]
@@ -350,6 +354,39 @@ def _tables_by_rules(blocks: list[Block], drawing) -> list[Block]:
         for i, row_cells in zip(rows[:end], cells or ()):
             blocks[i] = replace(blocks[i], cells=row_cells)
     return [replace(block, table=-1, cells=[]) if i in outside else block for i, block in enumerate(blocks)]
+
+
+def _join_hanging_bullets(blocks: list[Block]) -> list[Block]:
+    """Each bullet standing alone as a block joined to the front of the block it marks (see the module doc)."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        following = blocks[i + 1] if i + 1 < len(blocks) else None
+        if following is not None and _hanging_bullet(block, following):
+            bullet = block.lines[0].words[0]
+            first = following.lines[0]
+            first = replace(first, words=[bullet] + list(first.words), x0=min(first.x0, bullet.x0))
+            out.append(replace(following, lines=[first] + list(following.lines[1:]), x0=min(following.x0, block.x0),
+                               y0=min(following.y0, block.y0)))
+            i += 2
+            continue
+        out.append(block)
+        i += 1
+    return out
+
+
+def _hanging_bullet(block: Block, following: Block) -> bool:
+    if (block.kind != "paragraph" or following.kind != "paragraph" or block.table >= 0 or following.table >= 0
+            or len(block.lines) != 1 or len(block.lines[0].words) != 1 or not following.lines
+            or not following.lines[0].words or block.role != following.role):
+        return False
+    bullet = block.lines[0].words[0]
+    if not (bullet.text in BULLETS or (len(bullet.text) == 1 and SYMBOL_FONT.search(bullet.font))):
+        return False
+    line = following.lines[0]
+    gap = line.x0 - bullet.x1
+    return 0.0 <= gap <= BULLET_GAP_EM * line.words[0].size and line.y0 <= (bullet.y0 + bullet.y1) * 0.5 <= line.y1
 
 
 def _tables_by_grids(blocks: list[Block], drawing) -> list[Block]:
