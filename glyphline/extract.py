@@ -387,7 +387,8 @@ def analysis_needs(options: ExtractOptions, keep_layouts: bool = False) -> Analy
     """What the chosen output reads of each page's analysis: word styles, links and elements only
     for structured outputs (Markdown) and callers who keep the layouts; plain text skips the work."""
     detailed = keep_layouts or renderer(options.mode).structured
-    return AnalysisNeeds(order=options.order, styled=detailed, word_tags=detailed, drawing=detailed)
+    # the layout inspector draws the page's rules and marks too
+    return AnalysisNeeds(order=options.order, styled=detailed, word_tags=detailed, drawing=detailed or options.inspect)
 
 
 def _analyse(document: Document, number: int, doc_stats=None, *,
