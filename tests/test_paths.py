@@ -370,3 +370,14 @@ def test_the_drawing_enters_layout_as_an_input_and_structure_reads_it_there():
     assert layout.drawing is page.drawing and blank.drawing is page.drawing
     mark_structure(layout, HeadingStyles())
     assert [block.kind for block in layout.blocks if block.table >= 0][0] == "table_header"
+
+
+def test_a_page_drawing_more_rules_than_the_grid_budget_gets_no_grid_search():
+    from glyphline.layout.drawn import GRID_MAX_RULE_PAIRS, ruled_grids
+
+    side = int(GRID_MAX_RULE_PAIRS ** 0.5) + 1   # a mesh of side × side rules, each pair meeting
+    mesh = [Ruling(0, 10.0 * i, 10.0 * side, 10.0 * i, 0.1, True) for i in range(side)] + \
+           [Ruling(10.0 * i, 0, 10.0 * i, 10.0 * side, 0.1, False) for i in range(side)]
+    assert ruled_grids(PageDrawing(len(mesh), rulings=mesh), 10.0) == []
+    small = mesh[:3] + mesh[side:side + 3]
+    assert len(ruled_grids(PageDrawing(len(small), rulings=small), 10.0)) == 1

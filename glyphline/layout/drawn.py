@@ -58,7 +58,7 @@ RULE_REACH_EM = 1.0
 EDGE_SAME_X_EM = 0.3
 # A ruled grid's cell holds at most this many lines (a boxed column of prose is no table a pipe table holds).
 GRID_CELL_MAX_LINES = 6
-# Grids are looked for among at most this many pairs of merged rules (a map or a chart draws more; they cost no time).
+# Grids are looked for among at most this many pairs of merged rules (a map or a chart draws more: none is looked for).
 GRID_MAX_RULE_PAIRS = 250_000
 # A rule merges with the last few lines found at its height only (a dashed line; keeps merging linear).
 GRID_MERGE_LOOKBACK = 8
