@@ -387,7 +387,8 @@ def analysis_needs(options: ExtractOptions, keep_layouts: bool = False) -> Analy
     """What the chosen output reads of each page's analysis: word styles, links and elements only
     for structured outputs (Markdown) and callers who keep the layouts; plain text skips the work."""
     detailed = keep_layouts or renderer(options.mode).structured
-    return AnalysisNeeds(order=options.order, styled=detailed, word_tags=detailed, drawing=detailed)
+    # the layout inspector draws the page's rules and marks too
+    return AnalysisNeeds(order=options.order, styled=detailed, word_tags=detailed, drawing=detailed or options.inspect)
 
 
 def _analyse(document: Document, number: int, doc_stats=None, *,
@@ -412,11 +413,8 @@ def _analyse_page(document: Document, number: int, doc_stats, needs: AnalysisNee
     failure = []
     try:
         layout = analyze_page(glyphs, page.width, page.height, number, doc_stats, **facts, tags=tags, needs=needs,
-                              dropped=dropped)
-        if structure is not None:
-            layout.figures = list(structure.figures.get(number - 1, ()))
-        if needs.drawing:
-            layout.drawing = page.drawing
+                              dropped=dropped, drawing=page.drawing if needs.drawing else None,
+                              figures=structure.figures.get(number - 1, ()) if structure is not None else ())
     except Exception as exc:  # a bug on one page costs that page's layout, never the document
         if _debugging():
             raise

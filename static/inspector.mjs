@@ -1,7 +1,8 @@
 // The layout inspector: one page drawn from the engine's JSON boxes (inspect option) as an SVG,
 // over the rendered page when a renderer is there (./pdfrender.mjs, loaded on first use):
-// word boxes, block outlines, reading-order numbers, columns, and the glyphs left out of the
-// text (outside the crop box, fake-bold duplicates, hidden layers). People see why the text
+// word boxes, block outlines, reading-order numbers, columns, the rules and small marks the
+// page's paths draw (what tables and drawn bullets are found from), and the glyphs left out of
+// the text (outside the crop box, fake-bold duplicates, hidden layers). People see why the text
 // came out in this order. Loaded by the converter only when someone opens it.
 //
 //   const inspector = new Inspector({ t, language, extract: (options) => extractText(file, options), pdfBytes });
@@ -21,7 +22,7 @@ const OFF_PAGE_REACH = 0.5;
 const BADGE_EM = 1.3;
 const BADGE_MIN_PT = 6;
 const BADGE_MAX_PT = 18;
-export const LAYERS = ["underlay", "words", "blocks", "order", "columns", "dropped"];
+export const LAYERS = ["underlay", "words", "blocks", "order", "columns", "rules", "marks", "dropped"];
 const DROP_REASONS = ["outside_crop", "duplicate", "hidden_layer"];
 
 
@@ -52,7 +53,8 @@ export function pageFigures(page) {
     blocks.push(block);
     for (const line of block.lines || []) for (const word of line.words || []) words.push(word);
   }
-  return { words, blocks, columns: page.columns || [], dropped: page.dropped || [], omitted: page.dropped_omitted || 0 };
+  return { words, blocks, columns: page.columns || [], rules: page.rules || [], marks: page.marks || [],
+    dropped: page.dropped || [], omitted: page.dropped_omitted || 0 };
 }
 
 function median(values) {
@@ -203,6 +205,17 @@ export class Inspector {
     figures.columns.forEach((column, index) => {
       columns.append(titled(rect(column.bbox, { class: `column role-${column.role}` }), t("inspector.columnTitle", { number: this.format(index + 1), role: this.roleName(column.role) })));
     });
+    const rules = layer("rules");
+    for (const rule of figures.rules) {
+      const [rx0, ry0, rx1, ry1] = rule.bbox;
+      rules.append(titled(shape("line", { class: "rule", x1: rx0, y1: ry0, x2: rx1, y2: ry1 }),
+        t("inspector.ruleTitle", { width: this.format(rule.width) })));
+    }
+    const marks = layer("marks");
+    for (const mark of figures.marks) {
+      marks.append(titled(rect(mark.bbox, { class: `mark kind-${mark.kind}` }),
+        t(`inspector.markTitle.${mark.kind}`) + (mark.colour ? ` ${mark.colour}` : "")));
+    }
     const droppedLayer = layer("dropped");
     const reasons = Object.fromEntries(DROP_REASONS.map((reason) => [reason, 0]));
     for (const item of dropped) {
@@ -212,11 +225,12 @@ export class Inspector {
         rect(item.bbox), shape("line", { x1: dx0, y1: dy1, x2: dx1, y2: dy0 }),
       ]), `${t(`inspector.reason.${item.reason}`)}: ${item.text}`));
     }
-    this.svg.replaceChildren(paper, underlay, columns, blocks, words, droppedLayer, order);
-    this.layers = { underlay, words, blocks, order, columns, dropped: droppedLayer };
+    this.svg.replaceChildren(paper, underlay, columns, rules, marks, blocks, words, droppedLayer, order);
+    this.layers = { underlay, words, blocks, order, columns, rules, marks, dropped: droppedLayer };
 
     const counts = { underlay: null, words: figures.words.length, blocks: figures.blocks.length, order: figures.blocks.length,
-      columns: figures.columns.length, dropped: figures.dropped.length + figures.omitted };
+      columns: figures.columns.length, rules: figures.rules.length, marks: figures.marks.length,
+      dropped: figures.dropped.length + figures.omitted };
     for (const [name, { count }] of this.toggles) count.textContent = counts[name] == null ? "" : ` (${this.format(counts[name])})`;
     this.toggles.get("underlay").row.hidden = true; // until a rendered page arrives
     if (figures.omitted) reasons.omitted = figures.omitted;

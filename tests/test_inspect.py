@@ -65,9 +65,19 @@ def test_columns_are_the_flows_in_reading_order():
     assert lefts == [72, 320] and {c["role"] for c in page["columns"]} == {"body"}
 
 
+def test_the_rules_and_marks_the_page_draws_are_listed_with_their_colour():
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(_line(b"Kept", 72, 700) + b"0.5 w 72 690 m 300 690 l S 1 0 0 rg 60 700 4 4 re f 1 g 60 680 4 4 re f",
+           fonts={"F1": font})
+    page = json.loads(extract_text(b.build(), mode="json", inspect=True).text)["pages"][0]
+    assert page["rules"] == [{"bbox": [72, 102, 300, 102], "width": 0.5}]
+    assert page["marks"] == [{"bbox": [60, 88, 64, 92], "kind": "fill", "colour": "#ff0000"}]   # the white one is not drawn
+
+
 def test_nothing_is_listed_unless_asked():
     page = _page()
-    assert "dropped" not in page and "columns" not in page
+    assert "dropped" not in page and "columns" not in page and "rules" not in page
     assert _words(page) == _words(_page(inspect=True))
 
 

@@ -125,6 +125,27 @@ def test_a_single_character_in_a_symbol_font_is_a_bullet():
     assert "- check the gauges\n- photograph the damage" in text
 
 
+def _one_line_block(x: float, y: float, text: str, font: str = "Helvetica") -> Block:
+    words, at = [], x
+    for part in text.split():
+        words.append(Word(part, at, y, at + 5 * len(part), y + 10, 10, font))
+        at += 5 * len(part) + 3
+    return Block([Line(words, x, y, words[-1].x1, y + 10)], x, y, words[-1].x1, y + 10)
+
+
+def test_a_bullet_layout_set_apart_as_a_block_of_its_own_marks_the_block_beside_it():
+    from glyphline.layout.structure import HeadingStyles, mark_structure
+
+    blocks = []
+    for x, y, item in ((80, 100, "The boat hall"), (80, 116, "The chart room"), (100, 132, "Early charts")):
+        blocks += [_one_line_block(x, y, "•", "OpenSymbol"), _one_line_block(x + 14, y, item)]
+    blocks += [_one_line_block(80, 160, "•"), _one_line_block(200, 160, "far from its bullet")]
+    layout = PageLayout(1, 600, 800, blocks=blocks)
+    mark_structure(layout, HeadingStyles(body_size=10))
+    assert markdown_page(layout, PageContext()) == ("- The boat hall\n- The chart room\n    - Early charts\n\n"
+                                                    "•\n\nfar from its bullet")
+
+
 # ----------------------------------------------------------------------------- tables
 
 def _table_page(header_font: str) -> list:

@@ -134,6 +134,10 @@ ROWS = [("Station", "Altitude", "Rain"), ("Ridge North", "1,240", "38.5"), ("Rid
 
 def _ruled_table(rule_under) -> bytes:
     """A table in one regular font; `rule_under(i)` gives the width of the rule under row i, or 0."""
+    return _page(_ruled_table_ops(rule_under))
+
+
+def _ruled_table_ops(rule_under) -> list[bytes]:
     ops = [_text("R", 10, 72, 720, BODY)]
     y = 680
     for i, cells in enumerate(ROWS):
@@ -142,7 +146,7 @@ def _ruled_table(rule_under) -> bytes:
             ops.append(b"%g w 70 %g m 340 %g l S" % (rule_under(i), y - 4, y - 4))
         y -= 16
     ops.append(_text("R", 10, 72, 600, BODY))
-    return _page(ops)
+    return ops
 
 
 def test_a_rule_under_the_first_row_only_makes_it_the_header():
@@ -263,3 +267,117 @@ def test_vertical_rules_crossing_every_row_decide_its_cells():
     assert markdown_page(ruled, PageContext()) == ("|  |  |  |\n| --- | --- | --- |\n| Class | Annual fee | Boat use |\n"
                                                    "| Adult | 120 | Yes |\n| Junior | 40 | With help |")
     assert "| Class |  | Annual fee | Boat use |" in markdown_page(unruled, PageContext())
+
+
+# ----------------------------------------------------------------------------- tables drawn as ruled grids
+
+GRID_ROWS = [("Gallery", "Objects"), ("Boats", "34"), ("Charts", "212")]
+
+
+def _grid_table(*, vertical_rules: bool = True, header_font: str = "B") -> bytes:
+    """A ruled grid as LibreOffice draws one: the header centred in its cells (so no gap between
+    the columns runs through every row), and a paragraph set right under the bottom border."""
+    ops = [_text("B", 16, 72, 740, "Collections")]
+    top, pitch, left, middle, right = 724, 18, 68, 250, 430
+    for i, (first, second) in enumerate(GRID_ROWS):
+        y = top - pitch * (i + 1) + 5
+        if i == 0:   # centred in the cell
+            ops += [_text(header_font, 10, (left + middle) / 2 - 17, y, first),
+                    _text(header_font, 10, (middle + right) / 2 - 19, y, second)]
+        else:
+            ops += [_text("R", 10, left + 3, y, first), _text("R", 10, middle + 3, y, second)]
+    bottom = top - pitch * len(GRID_ROWS)
+    ops += [b"0.5 w %g %g m %g %g l S" % (left, y, right, y) for y in range(top, bottom - 1, -pitch)]
+    if vertical_rules:
+        ops += [b"0.5 w %g %g m %g %g l S" % (x, top, x, bottom) for x in (left, middle, right)]
+    ops += [_text("R", 10, 72, bottom - 10, BODY), _text("R", 10, 72, bottom - 22, "It goes on for a second line.")]
+    return _page(ops)
+
+
+def test_a_ruled_grid_the_columns_miss_is_a_table_and_the_paragraph_under_it_stays_text():
+    markdown = extract_text(_grid_table(), mode="markdown").text
+    assert ("| Gallery | Objects |\n| --- | --- |\n| Boats | 34 |\n| Charts | 212 |\n\n"
+            "The quick brown fox") in markdown, markdown
+
+
+def test_an_unruled_table_set_on_its_columns_right_above_a_paragraph_is_a_table_by_its_columns():
+    ops = [_text("B", 16, 72, 740, "Collections")]
+    for i, (first, second) in enumerate(GRID_ROWS):
+        ops += [_text("B" if i == 0 else "R", 10, x, 710 - 16 * i, cell) for x, cell in ((72, first), (250, second))]
+    ops += [_text("R", 10, 72, 662, BODY), _text("R", 10, 72, 650, "It goes on for a second line.")]
+    markdown = extract_text(_page(ops), mode="markdown").text
+    assert ("| Gallery | Objects |\n| --- | --- |\n| Boats | 34 |\n| Charts | 212 |\n\n"
+            "The quick brown fox") in markdown, markdown
+
+
+def test_rules_that_only_box_a_paragraph_or_only_run_across_make_no_table():
+    boxed = _page([_text("R", 10, 72, 700, BODY), _text("R", 10, 72, 688, BODY), _text("R", 10, 72, 676, BODY),
+                   b"0.5 w 68 712 m 500 712 l 500 670 l 68 670 l h S 68 691 m 500 691 l S"])
+    assert "|" not in extract_text(boxed, mode="markdown").text
+    across = extract_text(_grid_table(vertical_rules=False), mode="markdown").text
+    assert "| Boats | 34 |" not in across
+
+
+# ----------------------------------------------------------------------------- colours
+
+def test_marks_keep_their_colour_and_white_paint_is_neither_rule_nor_mark():
+    found = drawing(b"1 0 0 rg 72 700 6 6 re f "                          # a red square: a mark, red
+                    b"0 0 0 0 k 72 680 6 6 re f "                         # a white (CMYK) square: nothing
+                    b"1 G 72 600 m 300 600 l S "                          # a white rule: nothing
+                    b"/DeviceRGB cs 0 0 1 sc 72 660 6 6 re f "            # sc in the space cs set: blue
+                    b"q 1 g Q 72 640 6 6 re f "                           # Q gives the blue back
+                    b"/Pattern cs /P1 scn 72 620 6 6 re f "               # a pattern: colour not known
+                    b"0.5 G 72 580 m 300 580 l S")                        # a grey rule stays
+    assert [mark.colour for mark in found.marks] == [(1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 1.0), None]
+    assert [(rule.y0, rule.x1) for rule in found.rulings] == [(212, 300)]
+
+
+def test_a_colour_set_inside_a_form_does_not_leak_out_of_it():
+    b = PdfBuilder()
+    form = b.form(b"1 g 0 0 10 10 re f", bbox=(0, 0, 10, 10))
+    b.page(b"/Fm1 Do 72 700 6 6 re f", xobjects={"Fm1": form})
+    found = glyphline.open(b.build(), paths=True).page(0).drawing
+    assert [mark.colour for mark in found.marks] == [(0.0, 0.0, 0.0)]
+
+
+def test_a_white_rule_under_the_first_row_makes_no_header():
+    seen = extract_text(_ruled_table(lambda i: 0.5 if i == 0 else 0), mode="markdown").text
+    white = _page([op.replace(b"S", b"1 G S") if op.endswith(b" l S") else op
+                   for op in _ruled_table_ops(lambda i: 0.5 if i == 0 else 0)])
+    text = extract_text(white, mode="markdown").text
+    assert "| Station | Altitude | Rain |\n| --- |" in seen
+    assert "|  |  |  |\n| --- | --- | --- |\n| Station | Altitude | Rain |" in text, text
+
+
+def test_a_white_square_before_a_line_is_no_bullet():
+    def page(colour: bytes) -> bytes:
+        ops = [_text("R", 10, 72, 720, BODY)]
+        for i, item in enumerate(("first item of the list", "second item of the list")):
+            ops += [colour + b" rg 80 %g 3 3 re f" % (692 - 13 * i), _text("R", 10, 90, 690 - 13 * i, item)]
+        return _page(ops + [_text("R", 10, 72, 620, BODY)])
+    assert "- first item of the list\n- second item of the list" in extract_text(page(b"0 0 0"), mode="markdown").text
+    assert not re.search(r"^\s*- ", extract_text(page(b"1 1 1"), mode="markdown").text, re.MULTILINE)
+
+
+def test_the_drawing_enters_layout_as_an_input_and_structure_reads_it_there():
+    from glyphline.layout import analyze_page
+    from glyphline.layout.model import AnalysisNeeds
+
+    page = glyphline.open(_ruled_table(lambda i: 0.5 if i == 0 else 0), paths=True).page(0)
+    layout = analyze_page(page.glyphs, page.width, page.height, 1, needs=AnalysisNeeds(drawing=True),
+                          drawing=page.drawing)
+    blank = analyze_page([], page.width, page.height, 1, needs=AnalysisNeeds(drawing=True), drawing=page.drawing)
+    assert layout.drawing is page.drawing and blank.drawing is page.drawing
+    mark_structure(layout, HeadingStyles())
+    assert [block.kind for block in layout.blocks if block.table >= 0][0] == "table_header"
+
+
+def test_a_page_drawing_more_rules_than_the_grid_budget_gets_no_grid_search():
+    from glyphline.layout.drawn import GRID_MAX_RULE_PAIRS, ruled_grids
+
+    side = int(GRID_MAX_RULE_PAIRS ** 0.5) + 1   # a mesh of side × side rules, each pair meeting
+    mesh = [Ruling(0, 10.0 * i, 10.0 * side, 10.0 * i, 0.1, True) for i in range(side)] + \
+           [Ruling(10.0 * i, 0, 10.0 * i, 10.0 * side, 0.1, False) for i in range(side)]
+    assert ruled_grids(PageDrawing(len(mesh), rulings=mesh), 10.0) == []
+    small = mesh[:3] + mesh[side:side + 3]
+    assert len(ruled_grids(PageDrawing(len(small), rulings=small), 10.0)) == 1

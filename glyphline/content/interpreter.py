@@ -318,7 +318,7 @@ class _Interpreter:
                 continue
             method, arity = entry
             count = len(operands)
-            if count != arity:
+            if count != arity and arity >= 0:   # arity -1: the handler takes what it is given (sc, scn)
                 if count < arity:
                     self.malformed(operator)
                     continue
@@ -1088,7 +1088,7 @@ class _Interpreter:
         caller = (self.state(), self.resources, self.tm, self.tlm, self.form_flag,
                   len(self.saved), self.ignored_saves)
         marked_depth = len(self.marked)
-        line_width = self.paths.line_width if self.paths is not None else None
+        drawn_state = self.paths.graphics_state() if self.paths is not None else None
         self.ctm = _multiply(matrix, self.ctm)
         self.form_flag = IN_FORM | self.source_flags
         self.setup = None
@@ -1101,9 +1101,8 @@ class _Interpreter:
             state, self.resources, self.tm, self.tlm, self.form_flag, save_depth, self.ignored_saves = caller
             del self.saved[save_depth:]     # q without Q inside the form
             self.set_state(state)
-            if line_width is not None:
-                self.paths.line_width = line_width
-                del self.paths.saved_widths[save_depth:]
+            if drawn_state is not None:
+                self.paths.set_graphics_state(drawn_state, save_depth)
 
 
 def _left_out(placed: list, shared: tuple, kept: list) -> list:

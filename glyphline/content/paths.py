@@ -12,12 +12,21 @@ painted, one subpath at a time:
   painted about square → DrawnMark, with their bounding box.
 What a rule or a mark means (a rule under a table's header row, a bullet before a list item) is
 layout's decision (glyphline.layout.structure); nothing here knows the text. Clipping paths
-(W n) paint nothing; colours are not tracked (a white rule counts as a rule).
+(W n) paint nothing.
+
+Colours (§8.6): the stroking and non-stroking colours follow g/G, rg/RG, k/K, cs/CS and
+sc/scn/SC/SCN (and q/Q), here only, so plain text pays nothing. Paint in white (every RGB
+component at least WHITE_MIN) is taken as invisible on the page and kept neither as a rule nor
+as a mark (a white rule over a dark band is lost with it: rare, and a rule there is a cell's
+edge, not a header's). A mark keeps its colour as RGB, None where it is not known (a pattern, an
+indexed or separation colour, an image).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+
+from ..pdfobjects import resolve
 
 # A segment runs along an axis when it drifts across by at most this share of its length (rounding in producers).
 AXIS_TOLERANCE = 0.01
@@ -25,6 +34,13 @@ AXIS_TOLERANCE = 0.01
 RULE_MIN_ASPECT = 4.0
 # A closed shape whose sides differ by at most this ratio may be a mark (bullet discs, squares, small images).
 MARK_MAX_ASPECT = 2.0
+# Paint whose every RGB component is at least this is white: invisible on the page (producers round 255/255 and 254/255).
+WHITE_MIN = 0.99
+
+BLACK = (0.0, 0.0, 0.0)
+# colour spaces by their components: gray, RGB, CMYK (§8.6.4); any other space's colour is not known here
+_DEVICE_SPACES = {"DeviceGray": 1, "CalGray": 1, "G": 1, "DeviceRGB": 3, "CalRGB": 3, "RGB": 3,
+                  "DeviceCMYK": 4, "CMYK": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +64,7 @@ class DrawnMark:
     x1: float
     y1: float
     kind: str            # "fill" | "stroke" | "image"
+    colour: tuple[float, float, float] | None = None   # RGB 0–1 it is painted in; None when not known (an image)
 
 
 @dataclass(slots=True)
@@ -70,7 +87,7 @@ class PathRecorder:
     """The path operators' state machine for one interpreter run (see the module doc)."""
 
     __slots__ = ("machine", "drawing", "visible_out", "point_limit", "subpaths", "points", "closed",
-                 "path_points", "line_width", "saved_widths")
+                 "path_points", "line_width", "fill", "stroke", "fill_components", "stroke_components", "saved")
 
     def __init__(self, machine, drawing: PageDrawing, point_limit: int):
         self.machine = machine                  # the interpreter: its CTM, save stack and output list
@@ -82,7 +99,11 @@ class PathRecorder:
         self.closed = False
         self.path_points = 0                    # points of the path being built (all its subpaths)
         self.line_width = 1.0                   # user space, as set by w (saved by q)
-        self.saved_widths: list[float] = []
+        self.fill: tuple | None = BLACK         # the non-stroking and stroking colours as RGB (None: not known)
+        self.stroke: tuple | None = BLACK
+        self.fill_components = 1                # components of their colour spaces' colours (0: not a device space)
+        self.stroke_components = 1
+        self.saved: list[tuple] = []            # the state above, saved by q
 
     def handlers(self) -> dict:
         """operator → (method, arity), merged into the interpreter's table; q and Q run the
@@ -96,29 +117,82 @@ class PathRecorder:
             b"B": (self.op_fill_stroke, 0), b"B*": (self.op_fill_stroke, 0),
             b"b": (self.op_close_fill_stroke, 0), b"b*": (self.op_close_fill_stroke, 0),
             b"n": (self.op_end_path, 0),      # W and W* change nothing here: a clipping path ends with n
+            b"g": (self.op_fill_device, 1), b"G": (self.op_stroke_device, 1),
+            b"rg": (self.op_fill_device, 3), b"RG": (self.op_stroke_device, 3),
+            b"k": (self.op_fill_device, 4), b"K": (self.op_stroke_device, 4),
+            b"cs": (self.op_fill_space, 1), b"CS": (self.op_stroke_space, 1),
+            b"sc": (self.op_fill_colour, -1), b"scn": (self.op_fill_colour, -1),   # -1: as many operands as given
+            b"SC": (self.op_stroke_colour, -1), b"SCN": (self.op_stroke_colour, -1),
         }
         table = {operator: (_quiet(method), arity) for operator, (method, arity) in table.items()}
         table.update({b"q": (self.op_save, 0), b"Q": (self.op_restore, 0)})
         return table
 
-    # ---- graphics state: the line width follows q/Q as the interpreter's own state does
+    # ---- graphics state: the line width and colours follow q/Q as the interpreter's own state does
+
+    def graphics_state(self) -> tuple:
+        return self.line_width, self.fill, self.stroke, self.fill_components, self.stroke_components
+
+    def set_graphics_state(self, state: tuple, save_depth: int) -> None:
+        """The state as it was before a form ran, its unmatched saves dropped."""
+        self.line_width, self.fill, self.stroke, self.fill_components, self.stroke_components = state
+        del self.saved[save_depth:]
 
     def op_save(self, operands) -> None:
         depth = len(self.machine.saved)
         self.machine.op_save(operands)
         if len(self.machine.saved) > depth:
-            self.saved_widths.append(self.line_width)
+            self.saved.append(self.graphics_state())
 
     def op_restore(self, operands) -> None:
         depth = len(self.machine.saved)
         self.machine.op_restore(operands)
-        if len(self.machine.saved) < depth and self.saved_widths:
-            self.line_width = self.saved_widths.pop()
+        if len(self.machine.saved) < depth and self.saved:
+            self.set_graphics_state(self.saved.pop(), len(self.saved))
 
     def op_line_width(self, operands) -> None:
         width = operands[0] + 0.0
         if math.isfinite(width):
             self.line_width = abs(width)
+
+    # ---- colours (§8.6.8): as RGB, enough to tell white paint
+
+    def op_fill_device(self, operands) -> None:
+        """g, rg, k: the device space of as many components as operands, and its colour."""
+        self.fill, self.fill_components = _rgb(operands), len(operands)
+
+    def op_stroke_device(self, operands) -> None:
+        self.stroke, self.stroke_components = _rgb(operands), len(operands)
+
+    def op_fill_space(self, operands) -> None:
+        self.fill_components = self.space_components(operands[0])
+        self.fill = BLACK if self.fill_components else None   # a device space starts at black (§8.6.8)
+
+    def op_stroke_space(self, operands) -> None:
+        self.stroke_components = self.space_components(operands[0])
+        self.stroke = BLACK if self.stroke_components else None
+
+    def op_fill_colour(self, operands) -> None:
+        self.fill = _rgb(operands) if len(operands) == self.fill_components else None
+
+    def op_stroke_colour(self, operands) -> None:
+        self.stroke = _rgb(operands) if len(operands) == self.stroke_components else None
+
+    def space_components(self, name) -> int:
+        """How many components a colour space's colours have when it is a device-like space
+        (gray, RGB, CMYK, or ICC-based with 1, 3 or 4); 0 for any other (pattern, indexed, separation)."""
+        if not isinstance(name, str):
+            return 0
+        if name in _DEVICE_SPACES:
+            return _DEVICE_SPACES[name]
+        space = self.machine.lookup("/ColorSpace", name)
+        if isinstance(space, list) and len(space) == 2 and space[0] == "/ICCBased":
+            stream = resolve(space[1])
+            count = stream.get("/N") if hasattr(stream, "get") else None
+            return count if count in (1, 3, 4) else 0
+        if isinstance(space, list) and space and isinstance(space[0], str):
+            return _DEVICE_SPACES.get(space[0].lstrip("/"), 0)   # [/CalRGB <<…>>]
+        return _DEVICE_SPACES.get(space.lstrip("/"), 0) if isinstance(space, str) else 0
 
     # ---- construction (§8.5.2): points go to viewer space as they come
 
@@ -211,6 +285,8 @@ class PathRecorder:
         self.clear()
         if self.machine.out is not self.visible_out:
             return                              # in an optional content layer hidden when the document opens
+        fill = fill and not _white(self.fill)      # white paint is invisible on the page
+        stroke = stroke and not _white(self.stroke)
         drawing = self.drawing
         a, b, c, d = self.machine.ctm[:4]
         width = self.line_width * math.sqrt(abs(a * d - b * c))
@@ -227,13 +303,13 @@ class PathRecorder:
                 if not curved and _is_box(points) and self.filled_box(x0, y0, x1, y1):
                     continue                    # a band or square; a larger box's stroked sides are still rules
                 if _mark_shaped(x0, y0, x1, y1):   # a disc, a diamond, a triangle
-                    drawing.marks.append(DrawnMark(x0, y0, x1, y1, "fill"))
+                    drawing.marks.append(DrawnMark(x0, y0, x1, y1, "fill", self.fill))
                     continue
             if not stroke:
                 continue
             if curved:
                 if (closed or _same_point(points[0], points[-1])) and _mark_shaped(x0, y0, x1, y1):
-                    drawing.marks.append(DrawnMark(x0, y0, x1, y1, "stroke"))
+                    drawing.marks.append(DrawnMark(x0, y0, x1, y1, "stroke", self.stroke))
                 continue
             segments = list(zip(points, points[1:]))
             if closed:
@@ -253,7 +329,7 @@ class PathRecorder:
         elif h >= RULE_MIN_ASPECT * w:
             self.drawing.rulings.append(Ruling((x0 + x1) * 0.5, y0, (x0 + x1) * 0.5, y1, w, False))
         elif _mark_shaped(x0, y0, x1, y1):
-            self.drawing.marks.append(DrawnMark(x0, y0, x1, y1, "fill"))
+            self.drawing.marks.append(DrawnMark(x0, y0, x1, y1, "fill", self.fill))
         else:
             return False
         return True
@@ -279,6 +355,23 @@ def _quiet(method):
         except (TypeError, ValueError, ArithmeticError):
             pass
     return handler
+
+
+def _rgb(components) -> tuple[float, float, float]:
+    """A gray, RGB or CMYK colour's RGB (§10.4.2's naive conversion), each component within 0–1."""
+    values = [min(1.0, max(0.0, value + 0.0)) for value in components]
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    if len(values) == 3:
+        return values[0], values[1], values[2]
+    if len(values) == 4:
+        c, m, y, k = values
+        return (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
+    raise ValueError("colour components")
+
+
+def _white(colour: tuple | None) -> bool:
+    return colour is not None and min(colour) >= WHITE_MIN
 
 
 def _is_box(points: list) -> bool:

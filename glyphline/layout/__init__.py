@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,7 @@ from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTa
 if TYPE_CHECKING:
     from ..structure import Tag
     from ..content.links import LinkArea
+    from ..content.paths import PageDrawing
 
 __all__ = ["analyze_page", "fallback_layout", "needs_document_stats", "collect_doc_stats", "DocStats", "PageLayout", "Block", "Line", "Word"]
 
@@ -132,7 +133,8 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
                  doc_stats: DocStats | None = None, *, image_coverage: float = 0.0,
                  unmapped_glyphs: int = 0, hidden_glyphs: int = 0, tags: Mapping[int, Tag] | None = None,
                  needs: AnalysisNeeds = AnalysisNeeds(), font_styles: dict[str, FontStyle] | None = None,
-                 links: list[LinkArea] | None = None, dropped: DropLog | None = None) -> PageLayout:
+                 links: list[LinkArea] | None = None, dropped: DropLog | None = None,
+                 drawing: "PageDrawing | None" = None, figures: Sequence[Tag] = ()) -> PageLayout:
     """Lay out one page: blocks (paragraphs, headings, rows, headers/footers) in reading order.
     `image_coverage` (the share of the page painted with images) and `unmapped_glyphs` (glyphs
     the fonts could not decode) are carried for the scan and no-mapping reports. `tags` (MCID →
@@ -140,9 +142,12 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     says whether they also order the blocks and name each word's element; the words take bold
     and italic from `font_styles` (font name → style) and a URI from the `links` over them when
     `needs.styled`. With `dropped`
-    (the layout inspector) the duplicates left out are added to it and the flows are kept as columns."""
+    (the layout inspector) the duplicates left out are added to it and the flows are kept as columns.
+    `drawing` (the rules and marks the page's paths drew, read when `needs.drawing`) and `figures` (the
+    tagged figures with alt text) are carried for layout.structure."""
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
-                        unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs, dropped=dropped)
+                        unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs, dropped=dropped,
+                        figures=list(figures), drawing=drawing)
     texts = [g.text for g in glyphs]
     cleaned = clean_glyph_text(glyphs, texts)
     if cleaned is not glyphs:

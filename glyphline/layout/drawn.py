@@ -25,10 +25,18 @@ rows (rules only between the rows leave the last one without a rule under it).
 Column rules. Layout splits a row into cells by the gaps between its words, which a right-aligned
 number under a left-aligned heading can mislead. When vertical rules cross every row of a table,
 its cells are the spans between them: each word goes to the column its centre lies in.
+
+Ruled grids. A table whose columns no gap runs through (a header centred in its cells, a short
+table of two rows) is not found by its columns, but its rules draw it: horizontal and vertical
+rules that meet (within EDGE_SAME_X_EM ems) make a grid, which is a table when it has at least
+two rows (three horizontal lines) and two columns (a vertical rule inside its width), every
+line of text in it lies wholly inside, and no cell holds more than GRID_CELL_MAX_LINES lines.
+Its rows are the bands between the horizontal rules that hold text; each word goes to the
+column (between the vertical rules crossing its row) its centre lies in.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .model import Block, Line
 
@@ -48,6 +56,12 @@ RULE_SAME_Y_EM = 0.05
 RULE_REACH_EM = 1.0
 # Vertical rules closer than this many ems are one column edge (the two sides of a double line, rounding).
 EDGE_SAME_X_EM = 0.3
+# A ruled grid's cell holds at most this many lines (a boxed column of prose is no table a pipe table holds).
+GRID_CELL_MAX_LINES = 6
+# Grids are looked for among at most this many pairs of merged rules (a map or a chart draws more: none is looked for).
+GRID_MAX_RULE_PAIRS = 250_000
+# A rule merges with the last few lines found at its height only (a dashed line; keeps merging linear).
+GRID_MERGE_LOOKBACK = 8
 
 
 def line_bullet(line: Line, marks: list) -> bool:
@@ -204,3 +218,78 @@ def _covered(spans: list[tuple[float, float]]) -> float:
         total += x1 - max(x0, end)
         end = x1
     return total
+
+
+@dataclass(frozen=True, slots=True)
+class RuledGrid:
+    """A table drawn as a grid of rules (see the module doc), in viewer space."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    rows: tuple[float, ...]                         # the heights of its horizontal rules, top to bottom
+    columns: tuple[tuple[float, float, float], ...]  # its inner vertical rules: (x, top, bottom)
+
+    def edges_across(self, y: float, em: float) -> list[float]:
+        """The x of the inner vertical rules that cross height y, left to right, merged within EDGE_SAME_X_EM."""
+        edges: list[float] = []
+        for x, top, bottom in self.columns:
+            if top <= y <= bottom and (not edges or x - edges[-1] > EDGE_SAME_X_EM * em):
+                edges.append(x)
+        return edges
+
+
+def ruled_grids(drawing, em: float) -> list[RuledGrid]:
+    """The grids the page's rules draw (see the module doc), for text of size em."""
+    if drawing is None or em <= 0.0 or not drawing.rulings:
+        return []
+    near = EDGE_SAME_X_EM * em
+    thin = RULE_MAX_EM * em
+    horizontals = _merged([(r.y0, r.x0, r.x1) for r in drawing.rulings if r.horizontal and r.width <= thin], near)
+    verticals = _merged([(r.x0, r.y0, r.y1) for r in drawing.rulings if not r.horizontal and r.width <= thin], near)
+    if len(horizontals) < 3 or not verticals or len(horizontals) * len(verticals) > GRID_MAX_RULE_PAIRS:
+        return []
+    parent = list(range(len(horizontals) + len(verticals)))   # union-find over the rules that meet
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for h, (y, left, right) in enumerate(horizontals):
+        for v, (x, top, bottom) in enumerate(verticals):
+            if left - near <= x <= right + near and top - near <= y <= bottom + near:
+                parent[root(len(horizontals) + v)] = root(h)
+    groups: dict[int, tuple[list, list]] = {}
+    for h, line in enumerate(horizontals):
+        groups.setdefault(root(h), ([], []))[0].append(line)
+    for v, line in enumerate(verticals):
+        groups.setdefault(root(len(horizontals) + v), ([], []))[1].append(line)
+    grids = []
+    for rows, columns in groups.values():
+        if len(rows) < 3 or not columns:
+            continue
+        x0 = min(min(left for _, left, _ in rows), min(x for x, _, _ in columns))
+        x1 = max(max(right for _, _, right in rows), max(x for x, _, _ in columns))
+        y0 = min(min(y for y, _, _ in rows), min(top for _, top, _ in columns))
+        y1 = max(max(y for y, _, _ in rows), max(bottom for _, _, bottom in columns))
+        inner = tuple(sorted(c for c in columns if x0 + near < c[0] < x1 - near))
+        if inner:
+            grids.append(RuledGrid(x0, y0, x1, y1, tuple(sorted(y for y, _, _ in rows)), inner))
+    return grids
+
+
+def _merged(lines: list[tuple[float, float, float]], near: float) -> list[tuple[float, float, float]]:
+    """Rules along one axis as (position, start, end), those within `near` of each other across
+    and meeting along it merged into one line (the two sides of a double border, a border drawn
+    cell by cell)."""
+    out: list[list[float]] = []
+    for position, start, end in sorted(lines):
+        for line in reversed(out[-GRID_MERGE_LOOKBACK:]):
+            if position - line[0] <= near and start <= line[2] + near and end >= line[1] - near:
+                line[1], line[2] = min(line[1], start), max(line[2], end)
+                break
+        else:
+            out.append([position, start, end])
+    return [(position, start, end) for position, start, end in out]

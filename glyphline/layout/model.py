@@ -159,7 +159,7 @@ class PageLayout:
     hidden_glyphs: int = 0       # glyphs left out because their optional content layer is hidden
     order: str = "geometry"      # how the blocks were ordered: "geometry" or "tags" (the structure tree)
     figures: list[Tag] = field(default_factory=list)  # tagged figures with /Alt text on the page, in tree order
-    drawing: Any = None          # the rules and marks its paths drew (glyphline.content.paths.PageDrawing), structured outputs only
+    drawing: Any = None          # the rules and marks its paths drew (glyphline.content.paths.PageDrawing): structured outputs, inspector
     ocr: Any = None              # the OCR report (glyphline.content.ocr.OcrReport) when the page was recognised
     # asked for by the layout inspector only (analyze_page's `dropped`); else None and empty:
     dropped: Any = None          # the glyphs left out and why (glyphline.glyph.DropLog)

@@ -23,6 +23,9 @@ their reference mark on the same page; an unpaired one stays a paragraph.
 Lists. A block whose first word is a bullet (•, –, ◦, ▪, …, or any single character in a
 symbol font) or a number or letter with a period or parenthesis is a list item; a lettered
 or Roman item needs a neighbouring item (a lone "A." opens a sentence as often as a list).
+A bullet that layout set apart as a block of its own (Writer sets it in another font, a tab
+away) is its next block's marker when that block's first line starts right of it, at most
+BULLET_GAP_EM away, with the bullet's centre within the line's height.
 Nesting: within a run of consecutive items, each distinct indent of the markers is one level
 deeper (markers less than ALIGN_EM right of the previous one share its indent).
 
@@ -40,7 +43,8 @@ from typing import Iterable
 
 from . import FOOTER_ZONE, HEADER_ZONE
 from .blocks import SYMBOL_FONT
-from .drawn import cells_by_column_rules, ruled_end, ruled_header, split_at_drawn_bullets
+from .drawn import (BULLET_GAP_EM, GRID_CELL_MAX_LINES, RuledGrid, cells_by_column_rules, ruled_end, ruled_grids, ruled_header,
+                    split_at_drawn_bullets)
 from .model import Block, Line, PageLayout, Word
 from .paragraphs import ALIGN_EM, SIZE_CHANGE_RATIO
 from ..structure import BLOCK_ROLES
@@ -188,6 +192,8 @@ def mark_structure(layout: PageLayout, headings: HeadingStyles) -> None:
         layout.blocks = regroup_by_tags(layout.blocks, layout.figures, "Table" in headings.tree_roles)
     if layout.drawing is not None:
         layout.blocks = _tables_by_rules(layout.blocks, layout.drawing)
+        layout.blocks = _tables_by_grids(layout.blocks, layout.drawing)
+    layout.blocks = _join_hanging_bullets(layout.blocks)
     layout.blocks, drawn_bullets = split_at_drawn_bullets(layout.blocks, layout.drawing)
     blocks = layout.blocks
     marks = [_Marks() for _ in blocks]
@@ -348,6 +354,121 @@ def _tables_by_rules(blocks: list[Block], drawing) -> list[Block]:
         for i, row_cells in zip(rows[:end], cells or ()):
             blocks[i] = replace(blocks[i], cells=row_cells)
     return [replace(block, table=-1, cells=[]) if i in outside else block for i, block in enumerate(blocks)]
+
+
+def _join_hanging_bullets(blocks: list[Block]) -> list[Block]:
+    """Each bullet standing alone as a block joined to the front of the block it marks (see the module doc)."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        following = blocks[i + 1] if i + 1 < len(blocks) else None
+        if following is not None and _hanging_bullet(block, following):
+            bullet = block.lines[0].words[0]
+            first = following.lines[0]
+            first = replace(first, words=[bullet] + list(first.words), x0=min(first.x0, bullet.x0))
+            out.append(replace(following, lines=[first] + list(following.lines[1:]), x0=min(following.x0, block.x0),
+                               y0=min(following.y0, block.y0)))
+            i += 2
+            continue
+        out.append(block)
+        i += 1
+    return out
+
+
+def _hanging_bullet(block: Block, following: Block) -> bool:
+    if (block.kind != "paragraph" or following.kind != "paragraph" or block.table >= 0 or following.table >= 0
+            or len(block.lines) != 1 or len(block.lines[0].words) != 1 or not following.lines
+            or not following.lines[0].words or block.role != following.role):
+        return False
+    bullet = block.lines[0].words[0]
+    if not (bullet.text in BULLETS or (len(bullet.text) == 1 and SYMBOL_FONT.search(bullet.font))):
+        return False
+    line = following.lines[0]
+    gap = line.x0 - bullet.x1
+    return 0.0 <= gap <= BULLET_GAP_EM * line.words[0].size and line.y0 <= (bullet.y0 + bullet.y1) * 0.5 <= line.y1
+
+
+def _tables_by_grids(blocks: list[Block], drawing) -> list[Block]:
+    """Tables layout did not find by their columns but the page's rules draw as a grid
+    (layout.drawn): the lines inside each grid taken out of their blocks as its rows."""
+    sizes = sorted(w.size for block in blocks for line in block.lines for w in line.words)
+    grids = ruled_grids(drawing, sizes[len(sizes) // 2]) if sizes else []
+    for grid in grids:
+        blocks = _grid_table(blocks, grid, sizes[len(sizes) // 2])
+    return blocks
+
+
+def _grid_table(blocks: list[Block], grid: RuledGrid, em: float) -> list[Block]:
+    """The blocks with the lines inside the grid made its rows, or as they were when the grid is no
+    table (see layout.drawn)."""
+    inside: dict[int, list[int]] = {}   # block → the indexes of its lines inside the grid
+    for b, block in enumerate(blocks):
+        for li, line in enumerate(block.lines):
+            centres = [((w.x0 + w.x1) * 0.5, (w.y0 + w.y1) * 0.5) for w in line.words]
+            within = [grid.x0 < x < grid.x1 and grid.y0 < y < grid.y1 for x, y in centres]
+            if not any(within):
+                continue
+            if not all(within) or block.kind != "paragraph" or block.table >= 0 or block.role == "rotated":
+                return blocks   # a line across its border, or text layout or the tags already made a table
+            inside.setdefault(b, []).append(li)
+    bands: list[list[Line]] = [[] for _ in grid.rows[1:]]
+    for b, indexes in inside.items():
+        for li in indexes:
+            line = blocks[b].lines[li]
+            middle = (line.y0 + line.y1) * 0.5
+            for k, (top, bottom) in enumerate(zip(grid.rows, grid.rows[1:])):
+                if top <= middle < bottom:
+                    bands[k].append(line)
+                    break
+            else:
+                return blocks   # text above the first rule or below the last: not a grid of cells
+    rows: list[list[list[Word]]] = []
+    used_columns: set[int] = set()
+    for lines in bands:
+        if not lines:
+            continue
+        lines.sort(key=lambda line: (line.y0, line.x0))
+        edges = grid.edges_across((lines[0].y0 + lines[-1].y1) * 0.5, em)
+        cells: list[list[Word]] = [[] for _ in range(len(edges) + 1)]
+        cell_lines: list[set[float]] = [set() for _ in cells]
+        for line in lines:
+            for word in line.words:
+                column = sum(1 for x in edges if x < (word.x0 + word.x1) * 0.5)
+                cells[column].append(word)
+                cell_lines[column].add(round(line.y0, 1))
+        if max(len(ys) for ys in cell_lines) > GRID_CELL_MAX_LINES:
+            return blocks   # a boxed column of prose
+        used_columns.update(c for c, cell in enumerate(cells) if cell)
+        rows.append(cells)
+    if len(rows) < 2 or len(used_columns) < 2:
+        return blocks
+    table = 1 + max((block.table for block in blocks), default=-1)
+    made = []
+    for lines, cells in zip([band for band in bands if band], rows):
+        first = blocks[min(inside)]
+        made.append(replace(first, lines=lines, x0=min(l.x0 for l in lines), y0=min(l.y0 for l in lines),
+                            x1=max(l.x1 for l in lines), y1=max(l.y1 for l in lines), table=table, cells=cells))
+    out: list[Block] = []
+    for b, block in enumerate(blocks):
+        if b not in inside:
+            out.append(block)
+            continue
+        taken = set(inside[b])
+        before = [line for li, line in enumerate(block.lines) if li < min(taken)]
+        after = [line for li, line in enumerate(block.lines) if li > min(taken) and li not in taken]
+        if before:
+            out.append(_with_lines(block, before))
+        if b == min(inside):
+            out.extend(made)
+        if after:
+            out.append(_with_lines(block, after))
+    return out
+
+
+def _with_lines(block: Block, lines: list[Line]) -> Block:
+    return replace(block, lines=lines, x0=min(l.x0 for l in lines), y0=min(l.y0 for l in lines),
+                   x1=max(l.x1 for l in lines), y1=max(l.y1 for l in lines))
 
 
 def _mark_ruled_headers(blocks: list[Block], marks: list[_Marks], drawing) -> None:

@@ -24,8 +24,11 @@ field makes a new version):
                                          # pages recognised by OCR only (low_confidence: words below 60)
     page  + {"columns": [{"bbox": box, "role": "body"|"sidebar"|"table"|"rotated"}],   # the flows in reading order
              "dropped": [{"text": str, "bbox": box, "reason": "outside_crop"|"duplicate"|"hidden_layer"}],
-             "dropped_omitted": int}     # with the inspect option only: what the layout inspector draws;
+             "dropped_omitted": int,     # with the inspect option only: what the layout inspector draws;
                                          # a page lists at most Limits.dropped_glyphs_listed, the rest are counted
+             "rules": [{"bbox": box, "width": float}],   # the rules its paths drew (centre line; width across it)
+             "marks": [{"bbox": box, "kind": "fill"|"stroke"|"image", "colour": "#rrggbb"|null}]}
+                                         # and the small shapes (bullets?), as layout reads them (content.paths)
     box   = [x0, y0, x1, y1] in points, origin at the top-left of the visible page, y down
     flag  = "invisible" | "vertical" | "actual_text" | "in_form"
           | "annotation"                 # drawn by an annotation (form field, FreeText, stamp), not the page
@@ -87,6 +90,11 @@ def page_object(layout: PageLayout, *, rotation: int = 0, scan: bool = False,
         page["dropped"] = [{"text": item.glyph.text, "bbox": [_r(v) for v in glyph_box(item.glyph)], "reason": item.reason}
                            for item in layout.dropped.glyphs]
         page["dropped_omitted"] = layout.dropped.omitted
+        drawing = layout.drawing
+        page["rules"] = [{"bbox": _box(r), "width": _r(r.width)}
+                         for r in (drawing.rulings if drawing is not None else ())]
+        page["marks"] = [{"bbox": _box(m), "kind": m.kind, "colour": _hex(m.colour)}
+                         for m in (drawing.marks if drawing is not None else ())]
     return page
 
 
@@ -103,6 +111,10 @@ def document_object(pages: list[dict[str, Any]], *, page_count: int, metadata: d
         "warnings": list(warnings),
         "pages": pages,
     }
+
+
+def _hex(colour: tuple[float, float, float] | None) -> str | None:
+    return None if colour is None else "#" + "".join(f"{round(255 * c):02x}" for c in colour)
 
 
 def dumps(obj: dict[str, Any]) -> str:

@@ -105,6 +105,36 @@ def test_layers_toggle_zoom_fits_and_the_page_follows_the_view(app_page, layout_
     assert card.locator("svg .layer-words rect.word").count() == 5
 
 
+@pytest.fixture(scope="module")
+def ruled_pdf(tmp_path_factory) -> Path:
+    """A table with three rules across it, a red square and a white one beside it (white paint is invisible)."""
+    from pdfbuilder import PdfBuilder
+
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    rows = b"".join(_line(b"Station %d" % i, 72, 700 - 16 * i) + _line(b"%d mm" % (10 * i), 250, 700 - 16 * i)
+                    for i in range(3))
+    rules = b"0.5 w " + b"".join(b"70 %g m 320 %g l S " % (y, y) for y in (712, 695, 663))
+    squares = b"1 0 0 rg 60 700 4 4 re f 1 g 60 684 4 4 re f"
+    b.page(rows + rules + squares, fonts={"F1": font})
+    path = tmp_path_factory.mktemp("inspector-ruled") / "stations.pdf"
+    path.write_bytes(b.build())
+    return path
+
+
+def test_the_rules_and_marks_the_page_draws_are_layers(app_page, ruled_pdf):
+    card = _open(app_page, ruled_pdf)
+    assert card.locator("svg .layer-rules line.rule").count() == 3
+    marks = card.locator("svg .layer-marks rect.mark").evaluate_all(
+        "(marks) => marks.map((m) => m.querySelector('title').textContent)")
+    assert marks == ["Filled shape #ff0000"]
+    assert card.get_by_label("Rules").is_checked()
+    card.get_by_label("Rules").uncheck()
+    assert card.locator("svg .layer-rules").get_attribute("hidden") is not None
+    card.get_by_label("Drawn marks").uncheck()
+    assert card.locator("svg .layer-marks").get_attribute("hidden") is not None
+
+
 def test_the_keyboard_opens_walks_and_closes_the_inspector(app_page, layout_pdf):
     clear_queue(app_page)
     drop_file(app_page, layout_pdf)
@@ -116,7 +146,7 @@ def test_the_keyboard_opens_walks_and_closes_the_inspector(app_page, layout_pdf)
     card.locator(READY).wait_for(timeout=60_000)
     assert button.get_attribute("aria-expanded") == "true"
     focusable = []
-    for _ in range(14):   # Tab walks through the inspector's controls and its scrollable page
+    for _ in range(16):   # Tab walks through the inspector's controls and its scrollable page
         app_page.keyboard.press("Tab")
         focusable.append(app_page.evaluate("""() => {
             const active = document.querySelector('glyphline-converter').shadowRoot.activeElement;
