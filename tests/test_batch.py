@@ -208,14 +208,14 @@ def test_dask_bag_and_a_local_cluster_give_one_record_per_file(tmp_path):
 @pytest.mark.parametrize("files_per_task", [1, 3])
 def test_a_task_that_dies_on_the_cluster_becomes_a_record_and_the_run_goes_on(tmp_path, monkeypatch, files_per_task):
     distributed = pytest.importorskip("distributed")
-    real_convert = batch.convert
+    real_convert = batch.convert_packed
 
     def dying_convert(path, *args, **kwargs):   # stands in for a worker lost while converting this file
         if path.endswith("killer.pdf"):
             raise distributed.client.KilledWorker("convert-killer", "tcp://worker", None)
         return real_convert(path, *args, **kwargs)
 
-    monkeypatch.setattr(batch, "convert", dying_convert)
+    monkeypatch.setattr(batch, "convert_packed", dying_convert)
     paths = [str(tmp_path / name) for name in ("a.pdf", "killer.pdf", "b.pdf")]
     for path in paths:
         with open(path, "wb") as f:
