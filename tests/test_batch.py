@@ -199,6 +199,7 @@ def test_dask_bag_and_a_local_cluster_give_one_record_per_file(tmp_path):
     with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         records = list(batch.map_on_dask(client, paths))
+        assert list(batch.map_on_dask(client, [])) == []
     by_source = {r["source"]: r for r in records}
     assert sorted(by_source) == sorted(paths)
     assert [by_source[p]["text"].strip() for p in paths[:3]] == ["Document 0", "Document 1", "Document 2"]
