@@ -398,11 +398,12 @@ def map_on_dask(client, paths: Iterable[str], options: ExtractOptions | None = N
                 limits: Limits | None = None, max_seconds: float | None = DEFAULT_FILE_SECONDS,
                 max_memory_mib: float | None = None, retries: int = 1, reuse_child: bool = True,
                 files_per_task: int | None = None) -> Iterator[dict[str, Any]]:
-    """Records in input order, converted on a dask.distributed Client. Each file runs within its
-    budgets (see `convert`): one that hangs or crashes gets its record and the worker goes on.
-    A task converts a chunk of files (`plan_chunks`: large chunks first, small ones last so the
-    workers finish together; `files_per_task=1` gives a task a file): a task costs the client,
-    the scheduler and the worker CPU of their own, as much as a small file's conversion. A chunk
+    """Records in input order, converted on a dask.distributed Client (the records that finish
+    before a slow file's wait here for it). Each file runs within its budgets (see `convert`): one
+    that hangs or crashes gets its record and the worker goes on. A task converts a chunk of files
+    (`plan_chunks`: large chunks first, small ones last so the workers finish together;
+    `files_per_task=1` gives a task a file): a task costs the client, the scheduler and the worker
+    CPU of their own, as much as a small file's conversion. A chunk
     whose worker dies anyway (killed, over the nanny's memory limit), after the scheduler's
     `distributed.scheduler.allowed-failures` retries, is converted again file by file, and a file
     whose worker died then is tried once more alone, so only the file that kills its worker
