@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -75,19 +76,34 @@ def convert(source: str | os.PathLike | bytes, options: ExtractOptions | None = 
     of forking one per file: the same budgets without a fork a file, and the engine's stages imported
     once (62–72 against 150–166 ms of CPU a file over 400 wild files); after a hang or a crash the
     next file gets a fresh child. The file is read here, converted there (the child is forked once)."""
+    packed = convert_packed(source, options, limits=limits, max_seconds=max_seconds, max_memory_mib=max_memory_mib,
+                            isolate=isolate, reuse_child=reuse_child, name=name, **option_values)
+    return unpack(packed)
+
+
+def convert_packed(source: str | os.PathLike | bytes, options: ExtractOptions | None = None, *,
+                   limits: Limits | None = None, max_seconds: float | None = None, max_memory_mib: float | None = None,
+                   isolate: bool | None = None, reuse_child: bool = False, name: str | None = None,
+                   **option_values: Any) -> tuple[bytes, float, float]:
+    """`convert`'s record pickled where it was made (in the child), with its seconds and CPU
+    seconds beside it, for `unpack`: a Dask worker passes the bytes on as they are, neither
+    unpickling nor pickling the record again, nor walking it to learn its size (2–4 ms a file)."""
     label = name or (BYTES_SOURCE if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source))
     if isolate is None:
         isolate = max_seconds is not None or max_memory_mib is not None
     if not (isolate and isolation.FORK_AVAILABLE):
-        return convert_in_process(source, options, limits=limits, max_seconds=max_seconds, name=label, **option_values)
+        record = convert_in_process(source, options, limits=limits, max_seconds=max_seconds, name=label, **option_values)
+        return _pickled(record), record["seconds"], record["cpu_seconds"]
     started = time.perf_counter()
     if reuse_child and not isinstance(source, (bytes, bytearray, memoryview)):
         try:   # read here: the served child was forked earlier, and may not see what this process sees now
             source = read_source(os.fspath(source))
         except Exception as exc:
-            return _failed(_empty_record(label), UNREADABLE, f"cannot read the file ({_short(exc)})", started,
-                           time.thread_time())
-    work = partial(convert_in_process, source, options, limits=limits, max_seconds=max_seconds, name=label, **option_values)
+            record = _failed(_empty_record(label), UNREADABLE, f"cannot read the file ({_short(exc)})", started,
+                             time.thread_time())
+            return _pickled(record), record["seconds"], record["cpu_seconds"]
+    work = partial(_pickled_call, partial(convert_in_process, source, options, limits=limits, max_seconds=max_seconds,
+                                          name=label, **option_values))
     deadline = None if max_seconds is None else max_seconds + KILL_GRACE_SECONDS
     if reuse_child:
         _warm_up(options, option_values)
@@ -95,7 +111,7 @@ def convert(source: str | os.PathLike | bytes, options: ExtractOptions | None = 
     else:
         child = isolation.call_in_child(work, max_seconds=deadline, max_memory_mib=max_memory_mib)
     if child.ending == isolation.RETURNED:
-        record = child.value
+        blob = child.value
     else:
         record = _empty_record(label)
         status = {isolation.TIMED_OUT: BUDGET, isolation.DIED: CRASHED}.get(child.ending, FAILED)
@@ -103,9 +119,24 @@ def convert(source: str | os.PathLike | bytes, options: ExtractOptions | None = 
                   isolation.DIED: f"the converting process died ({child.detail}); please report this file"
                   }.get(child.ending, f"unexpected error ({child.detail})")
         record.update(status=status, error=detail)
-    record["seconds"] = round(time.perf_counter() - started, 3)
-    record["cpu_seconds"] = child.cpu_seconds
+        blob = _pickled(record)
+    return blob, round(time.perf_counter() - started, 3), child.cpu_seconds
+
+
+def unpack(packed: tuple[bytes, float, float]) -> dict[str, Any]:
+    """The record of `convert_packed`, its seconds and CPU seconds those measured around the child."""
+    blob, seconds, cpu_seconds = packed
+    record = pickle.loads(blob)
+    record["seconds"], record["cpu_seconds"] = seconds, cpu_seconds
     return record
+
+
+def _pickled(record: dict[str, Any]) -> bytes:
+    return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _pickled_call(work) -> bytes:
+    return _pickled(work())
 
 
 _warmed: set = set()   # the option sets this process has converted a small file with
@@ -365,29 +396,108 @@ def to_dask_bag(paths: Iterable[str], options: ExtractOptions | None = None, *, 
 
 def map_on_dask(client, paths: Iterable[str], options: ExtractOptions | None = None, *,
                 limits: Limits | None = None, max_seconds: float | None = DEFAULT_FILE_SECONDS,
-                max_memory_mib: float | None = None, retries: int = 1, reuse_child: bool = True) -> Iterator[dict[str, Any]]:
-    """Records as the files finish on a dask.distributed Client, one task per file. Each file runs
-    within its budgets (see `convert`): one that hangs or crashes gets its record and the worker
-    goes on. A file whose worker dies anyway (killed, over the nanny's memory limit) is retried on
-    another worker up to the scheduler's `distributed.scheduler.allowed-failures` times, then
+                max_memory_mib: float | None = None, retries: int = 1, reuse_child: bool = True,
+                files_per_task: int | None = None) -> Iterator[dict[str, Any]]:
+    """Records in input order, converted on a dask.distributed Client (the records that finish
+    before a slow file's wait here for it). Each file runs within its budgets (see `convert`): one
+    that hangs or crashes gets its record and the worker goes on. A task converts a chunk of files
+    (`plan_chunks`: large chunks first, small ones last so the workers finish together;
+    `files_per_task=1` gives a task a file): a task costs the client, the scheduler and the worker
+    CPU of their own, as much as a small file's conversion. A chunk
+    whose worker dies anyway (killed, over the nanny's memory limit), after the scheduler's
+    `distributed.scheduler.allowed-failures` retries, is converted again file by file, and a file
+    whose worker died then is tried once more alone, so only the file that kills its worker
     becomes a record with status "worker-died"; the run goes on. `retries` re-runs a task that
     raised (convert itself never does; this covers e.g. a worker that cannot import glyphline).
     Each worker thread converts its files in one long-lived child (`reuse_child`, see `convert`)."""
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
 
     paths = list(paths)
-    futures = client.map(convert, paths, options=options, limits=limits, max_seconds=max_seconds,
-                         max_memory_mib=max_memory_mib, reuse_child=reuse_child, retries=retries, pure=False)
-    index = {future.key: path for future, path in zip(futures, paths)}
-    for future in as_completed(futures):
+    threads = max(1, sum(client.nthreads().values()))
+    if files_per_task is None:
+        chunks = plan_chunks([_expected_cost(path) for path in paths], threads)
+    else:
+        chunks = [range(start, min(len(paths), start + files_per_task))
+                  for start in range(0, len(paths), max(1, files_per_task))]
+    arguments = {"options": options, "limits": limits, "max_seconds": max_seconds, "max_memory_mib": max_memory_mib,
+                 "reuse_child": reuse_child, "retries": retries, "pure": False}
+    pending: dict[Any, range] = {}   # future → its files' indexes
+    for chunk in chunks:
+        pending[client.submit(convert_chunk, paths[chunk.start:chunk.stop], **arguments)] = chunk
+    finished: dict[int, dict[str, Any]] = {}
+    suspects: list[int] = []   # files run again alone whose worker died: maybe beside the file that killed it
+    next_index = 0
+    running = as_completed(list(pending))
+    for future in running:
+        chunk = pending.pop(future)
         try:
-            yield future.result()
-        except Exception as exc:   # KilledWorker, or a task that could not run: the file's record says so
-            record = _empty_record(index.get(future.key, "?"))
-            record.update(status=WORKER_DIED, error=_short(exc))
-            yield record
+            finished.update(zip(chunk, map(unpack, future.result())))
+        except Exception as exc:   # KilledWorker, or a task that could not run
+            if len(chunk) > 1:   # each file alone finds which one it was
+                for index in chunk:
+                    single = client.submit(convert_chunk, [paths[index]], **arguments)
+                    pending[single] = range(index, index + 1)
+                    running.add(single)
+            elif isinstance(exc, KilledWorker):
+                suspects.append(chunk.start)
+            else:
+                finished[chunk.start] = _worker_died(paths[chunk.start], exc)
         finally:
             future.release()
+        while next_index in finished:
+            yield finished.pop(next_index)
+            next_index += 1
+    for index in suspects:   # one at a time: a file whose worker died beside the killer was not it
+        try:
+            finished[index] = unpack(client.submit(convert_chunk, [paths[index]], **arguments).result()[0])
+        except Exception as exc:
+            finished[index] = _worker_died(paths[index], exc)
+    for index in range(next_index, len(paths)):
+        yield finished.pop(index)
+
+
+CHUNK_SHARE = 4              # a chunk holds at most 1/(this × worker threads) of the cost not yet planned: the last ones are small
+MAX_CHUNK_FILES = 32         # files per task at most: the client gets records as chunks finish, a worker holds few at once
+FILE_BASE_COST_BYTES = 64 * 1024   # what every file costs beyond its bytes (parsing, the child's round trip), counted in bytes
+
+
+def plan_chunks(costs: list[float], threads: int) -> list[range]:
+    """Consecutive chunks of the files (indexes into `costs`), guided self-scheduling: each takes
+    up to 1/(CHUNK_SHARE × threads) of the cost still to plan, so the first chunks are large (few
+    tasks) and the last hold a file or two (the threads finish together), at most MAX_CHUNK_FILES."""
+    chunks: list[range] = []
+    remaining = float(sum(costs))
+    start = 0
+    while start < len(costs):
+        share = remaining / (CHUNK_SHARE * max(1, threads))
+        stop, taken = start + 1, costs[start]
+        while stop < len(costs) and stop - start < MAX_CHUNK_FILES and taken + costs[stop] <= share:
+            taken += costs[stop]
+            stop += 1
+        chunks.append(range(start, stop))
+        remaining -= taken
+        start = stop
+    return chunks
+
+
+def _expected_cost(path: str) -> float:
+    """A file's expected conversion cost in bytes: its size where it can be seen here (a URL's is not looked up)."""
+    try:
+        size = 0 if _is_url(path) else os.stat(path).st_size
+    except OSError:   # unreadable here: its record will say so, cheaply
+        size = 0
+    return FILE_BASE_COST_BYTES + size
+
+
+def convert_chunk(paths: list[str], options: ExtractOptions | None = None, **budgets: Any) -> list[tuple[bytes, float, float]]:
+    """The files' records packed (`convert_packed`), one file after another in this thread: a Dask task of map_on_dask."""
+    return [convert_packed(path, options, **budgets) for path in paths]
+
+
+def _worker_died(path: str, exc: BaseException) -> dict[str, Any]:
+    record = _empty_record(path)
+    record.update(status=WORKER_DIED, error=_short(exc))
+    return record
 
 
 SUMMARY_FIELDS = ("source", "status", "page_count", "error", "seconds", "cpu_seconds")   # what a worker sends back
@@ -467,11 +577,25 @@ def write_shards_on_dask(client, paths: Iterable[str], folder: str, output_forma
             yield {name: record[name] for name in SUMMARY_FIELDS}
 
 
+# Dask settings of the LocalCluster we start (never of a user's scheduler): its periodic chores,
+# which on a small machine take CPU from the conversions, made rarer or off
+OWN_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,        # the statistical profiler samples every task thread every 10 ms
+    "distributed.scheduler.work-stealing": False,       # tasks are queued on the scheduler and handed out as threads free up
+    "distributed.admin.tick.interval": "500ms",         # the event-loop watchdog (20 ms): it only warns of a blocked loop
+    "distributed.admin.system-monitor.interval": "2s",  # CPU/memory/network samples for the dashboard (500 ms)
+    "distributed.worker.memory.monitor-interval": "500ms",   # the nanny's memory limit check (100 ms); files have their own budget
+}
+
+
 @contextmanager
-def dask_client(address: str, *, workers: int = DEFAULT_LOCAL_WORKERS, worker_deaths: int = DEFAULT_WORKER_DEATHS):
+def dask_client(address: str, *, workers: int = DEFAULT_LOCAL_WORKERS, worker_deaths: int = DEFAULT_WORKER_DEATHS,
+                memory_limit: str = "auto", tuned: bool = True):
     """A Client on the scheduler at `address`, or on a LocalCluster of `workers` processes (one
     thread each) when it is "local"; there a file may kill `worker_deaths` workers before it is
-    given up (a remote scheduler has its own `distributed.scheduler.allowed-failures`)."""
+    given up (a remote scheduler has its own `distributed.scheduler.allowed-failures`), each
+    worker's nanny restarts it past `memory_limit`, and OWN_CLUSTER_CONFIG applies (`tuned=False`:
+    Dask's defaults, to measure what it saves)."""
     try:
         import dask
         from distributed import Client, LocalCluster
@@ -481,8 +605,10 @@ def dask_client(address: str, *, workers: int = DEFAULT_LOCAL_WORKERS, worker_de
         with Client(address) as client:
             yield client
         return
-    with dask.config.set({"distributed.scheduler.allowed-failures": max(0, worker_deaths - 1)}), \
-            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=FREE_PORT) as cluster, \
+    settings = {**(OWN_CLUSTER_CONFIG if tuned else {}), "distributed.scheduler.allowed-failures": max(0, worker_deaths - 1)}
+    with dask.config.set(settings), \
+            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=FREE_PORT,
+                         memory_limit=memory_limit) as cluster, \
             Client(cluster) as client:
         yield client
 

@@ -199,31 +199,49 @@ def test_dask_bag_and_a_local_cluster_give_one_record_per_file(tmp_path):
     with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         records = list(batch.map_on_dask(client, paths))
+        assert list(batch.map_on_dask(client, [])) == []
     by_source = {r["source"]: r for r in records}
     assert sorted(by_source) == sorted(paths)
     assert [by_source[p]["text"].strip() for p in paths[:3]] == ["Document 0", "Document 1", "Document 2"]
     assert by_source[paths[3]]["status"] == "not-pdf"
 
 
-def test_a_task_that_dies_on_the_cluster_becomes_a_record_and_the_run_goes_on(tmp_path, monkeypatch):
+@pytest.mark.parametrize("files_per_task", [1, 3])
+def test_a_task_that_dies_on_the_cluster_becomes_a_record_and_the_run_goes_on(tmp_path, monkeypatch, files_per_task):
     distributed = pytest.importorskip("distributed")
-    real_convert = batch.convert
+    real_convert = batch.convert_packed
 
     def dying_convert(path, *args, **kwargs):   # stands in for a worker lost while converting this file
         if path.endswith("killer.pdf"):
             raise distributed.client.KilledWorker("convert-killer", "tcp://worker", None)
         return real_convert(path, *args, **kwargs)
 
-    monkeypatch.setattr(batch, "convert", dying_convert)
+    monkeypatch.setattr(batch, "convert_packed", dying_convert)
     paths = [str(tmp_path / name) for name in ("a.pdf", "killer.pdf", "b.pdf")]
     for path in paths:
         with open(path, "wb") as f:
             f.write(simple_page_pdf(b"Fine"))
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
-        records = {r["source"]: r for r in batch.map_on_dask(client, paths, retries=0)}
+        records = list(batch.map_on_dask(client, paths, retries=0, files_per_task=files_per_task))
+    assert [r["source"] for r in records] == paths   # a chunk that died was converted again file by file
+    records = {r["source"]: r for r in records}
     assert records[paths[1]]["status"] == "worker-died" and "KilledWorker" in records[paths[1]]["error"]
     assert [records[p]["status"] for p in (paths[0], paths[2])] == ["ok", "ok"]
+
+
+def test_chunks_are_consecutive_large_first_and_small_at_the_end():
+    costs = [100.0] * 200 + [5000.0] + [100.0] * 99
+    chunks = batch.plan_chunks(costs, threads=2)
+    assert [i for chunk in chunks for i in chunk] == list(range(300))   # every file once, in input order
+    assert len(chunks) < len(costs) / 5   # far fewer tasks than files
+    assert max(len(chunk) for chunk in chunks) <= batch.MAX_CHUNK_FILES
+    assert [len(chunk) for chunk in chunks[-3:]] == [1, 1, 1]   # the tail is a file a task: the threads end together
+    sizes = [sum(costs[i] for i in chunk) for chunk in chunks]
+    expensive = next(n for n, chunk in enumerate(chunks) if 200 in chunk)
+    assert chunks[expensive] == range(200, 201) and len(chunks[expensive + 1]) > 1   # a costly file fills its chunk alone
+    assert sizes[0] > sizes[len(sizes) // 2] > sizes[-1]
+    assert batch.plan_chunks([], threads=2) == [] and batch.plan_chunks([1.0], threads=4) == [range(0, 1)]
 
 
 # ----------------------------------------------------------------------------- a LocalCluster of 2 worker processes
@@ -278,15 +296,44 @@ def test_on_the_cluster_a_hang_or_a_crash_costs_only_its_file(two_worker_cluster
     assert two_worker_cluster.run(os.getpid) == workers_before   # no worker died: the children did
 
 
+def test_our_cluster_runs_its_workers_without_the_profiler(two_worker_cluster):
+    assert set(two_worker_cluster.run(dask_setting, "distributed.worker.profile.enabled").values()) == {False}
+    assert set(two_worker_cluster.run(dask_setting, "distributed.admin.tick.interval").values()) == {"500ms"}
+
+
+def dask_setting(name):
+    import dask
+
+    return dask.config.get(name)
+
+
 @pytest.mark.slow
-def test_without_budgets_a_file_that_kills_its_worker_becomes_a_record(two_worker_cluster, tmp_path):
+def test_a_chunk_with_a_hanging_and_a_crashing_file_converts_its_other_files(two_worker_cluster, tmp_path):
+    paths = []
+    for name, content in (("a.pdf", simple_page_pdf(b"Alpha")), ("hang.pdf", hostile_pdf(HANG)),
+                          ("b.pdf", simple_page_pdf(b"Beta")), ("crash.pdf", hostile_pdf(CRASH)),
+                          ("c.pdf", simple_page_pdf(b"Gamma")), ("d.pdf", simple_page_pdf(b"Delta"))):
+        (tmp_path / name).write_bytes(content)
+        paths.append(str(tmp_path / name))
+    workers_before = two_worker_cluster.run(os.getpid)
+    records = list(batch.map_on_dask(two_worker_cluster, paths, max_seconds=1, files_per_task=5))
+    assert [r["source"] for r in records] == paths   # input order, though the short chunk finishes first
+    assert [(r["status"], r["text"].strip()) for r in records] == [
+        ("ok", "Alpha"), ("budget", ""), ("ok", "Beta"), ("crashed", ""), ("ok", "Gamma"), ("ok", "Delta")]
+    assert two_worker_cluster.run(os.getpid) == workers_before   # the served child died, not the worker
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("files_per_task", [None, 3])
+def test_without_budgets_a_file_that_kills_its_worker_becomes_a_record(two_worker_cluster, tmp_path, files_per_task):
     paths = []
     for name, content in (("a.pdf", simple_page_pdf(b"Alpha")), ("crash.pdf", hostile_pdf(CRASH)),
                           ("b.pdf", simple_page_pdf(b"Beta"))):
         (tmp_path / name).write_bytes(content)
         paths.append(str(tmp_path / name))
     workers_before = two_worker_cluster.run(os.getpid)
-    records = {Path(r["source"]).name: r for r in batch.map_on_dask(two_worker_cluster, paths, max_seconds=None)}
+    records = {Path(r["source"]).name: r for r in batch.map_on_dask(two_worker_cluster, paths, max_seconds=None,
+                                                                    files_per_task=files_per_task)}
     assert records["crash.pdf"]["status"] == "worker-died" and "KilledWorker" in records["crash.pdf"]["error"]
     assert [records[name]["text"].strip() for name in ("a.pdf", "b.pdf")] == ["Alpha", "Beta"]
     two_worker_cluster.wait_for_workers(2, timeout=60)   # the nanny restarts the worker the file killed
