@@ -181,3 +181,11 @@ def test_the_manifest_carries_the_first_visit(tmp_path):
     source = module.read_text(encoding="utf-8")
     assert source.count("FIRST_VISIT") == 1
     assert json.loads(source.split("export const FIRST_VISIT = ")[1].rstrip(";\n")) == {"raw": 11, "gzip": 6, "br": 5}
+
+
+def test_the_lock_file_keeps_its_abi_and_loses_its_package_list(tmp_path):
+    lock = tmp_path / "pyodide-lock.json"
+    info = {"abi_version": "2026_0", "arch": "wasm32", "platform": "emscripten_5_0_3", "python": "3.14.2"}
+    lock.write_text(json.dumps({"info": info, "packages": {"numpy": {"name": "numpy", "imports": ["numpy"]}}}))
+    build_site.trim_lock_file(lock)
+    assert json.loads(lock.read_text()) == {"info": info, "packages": {}}

@@ -4,7 +4,8 @@ Everything in dist/ is addressed by relative URLs, so the folder can be copied t
 host or subpath. Inputs: the page sources (index.html, static/, worker/, app.py, sw.js), the
 glyphline wheel built from this repo (its word lists moved out to wordlists/), pypdf's wheel from PyPI, the five Pyodide runtime files,
 aes-js and client-zip from node_modules/ (`npm ci`), and the sample PDF. tools/pyodide_build.mjs then turns
-the wheels into .pyc wheels and trims Pyodide's standard library to what they can import. The
+the wheels into .pyc wheels, trims Pyodide's standard library to what they can import and compiles
+what a start-up and a conversion do import (Pyodide's lock file loses its package list). The
 memory snapshot is taken on the visitor's machine after the first boot (worker/worker.mjs) unless
 --ship-snapshot asks for one made here (tools/browser_snapshot.py in headless Chromium when
 available, else in Node). The service worker gets the list of every file with a version derived
@@ -179,6 +180,14 @@ def copy_client_zip(target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(f"// client-zip {package['version']} ({package['license']}), copied by tools/build_site.py\n{source}",
                       encoding="utf-8")
+
+
+def trim_lock_file(path: Path) -> None:
+    """Pyodide's lock file without its package list: the site installs its wheels itself
+    (unpackArchive, never loadPackage by name), and the list is 117 KB of a first visit that
+    every start fetched and parsed. Its `info` stays: loadPyodide checks the ABI version there."""
+    lock = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({"info": lock["info"], "packages": {}}), encoding="utf-8")
 
 
 def remove_pyodide_cdn(path: Path) -> None:
@@ -473,8 +482,9 @@ def compile_only(dist: Path, wheels: list[Path]) -> None:
     names = [w.name for w in wheels]
     done = subprocess.run(["node", str(ROOT / "tools" / "pyodide_build.mjs"), "--compile-only", str(dist), *names],
                           check=True, capture_output=True, text=True)
-    kept = json.loads(done.stdout.strip().splitlines()[-1])["stdlibFiles"]
-    print(f"standard library trimmed to {kept} files", flush=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"standard library trimmed to {report['stdlibFiles']} files, {report['stdlibCompiled']} of them compiled to .pyc",
+          flush=True)
 
 
 def build(dist: Path, python: str, with_snapshot: bool = True, ship_snapshot: bool = False) -> None:
@@ -497,6 +507,7 @@ def build(dist: Path, python: str, with_snapshot: bool = True, ship_snapshot: bo
     for name in PYODIDE_RUNTIME:
         shutil.copyfile(NODE_MODULES / "pyodide" / name, dist / "pyodide" / name)
     remove_pyodide_cdn(dist / "pyodide" / "pyodide.mjs")
+    trim_lock_file(dist / "pyodide" / "pyodide-lock.json")
     wrap_aes_js(dist / "vendor" / "aes-js.mjs")
     vendor_tesseract(dist)
     write_ocr_languages_module(dist)
