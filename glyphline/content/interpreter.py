@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import math
 import struct
-from itertools import repeat
-from operator import add
 from typing import NamedTuple
 
 from ..errors import BudgetExceeded
@@ -520,6 +518,7 @@ class _Interpreter:
             self.show(items)
             return
         placements, code_bytes, rise_x, rise_y = setup.placements, setup.code_bytes, setup.rise_x, setup.rise_y
+        dx, dy, height, descent, em, _, _, name, flags, mcid = fields = setup[_GLYPH]
         strings = items[::2]
         if placements is None or set(map(len, strings)) != {code_bytes}:
             self.show(items)
@@ -532,6 +531,7 @@ class _Interpreter:
         budget.charge_glyphs(len(strings))
         placed = []                                  # the glyphs shown, for emit()
         place_glyph = placed.append
+        new = _new_glyph
         undecodable = 0
         te, tf = self.tlm[4:]                        # the line origin each Td moves
         joined = b"".join(strings)
@@ -540,14 +540,15 @@ class _Interpreter:
             for code, (move_x, move_y) in zip(codes, items[1::2]):
                 text, width_x, width_y, _, _, _, advance = placements[code]
                 if text:
-                    place_glyph((text, x, y, x + width_x, y + width_y, advance))
+                    place_glyph(new(Glyph, (text, x, y, x + width_x, y + width_y, advance,
+                                            dx, dy, height, descent, em, name, flags, mcid)))
                 elif text is None:   # "" is a glyph without text of its own: not undecodable
                     undecodable += 1
                 te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
                 x = te * ca + tf * cc + ce + rise_x
                 y = te * cb + tf * cd + cf + rise_y
         finally:
-            self.emit(placed, setup[_GLYPH])
+            self.emit(placed, fields)
         self.tm = (ta, tb, tc, td, te + 0.0 * ta, tf + 0.0 * tb)   # as show() leaves it after a Td
         self.tlm = (ta, tb, tc, td, te, tf)
         if undecodable:
@@ -603,7 +604,7 @@ class _Interpreter:
                 self.show_vertical(font, items)
             return
         a, b, scale, rise_x, rise_y = setup[:_GLYPH.start]
-        fields = setup[_GLYPH]
+        dx, dy, height, descent, em, _, _, name, flags, mcid = fields = setup[_GLYPH]
         state, decode, placements, code_bytes = setup[_GLYPH.stop:]
         ta, tb, tc, td, te, tf = self.tm
         ca, cb, cc, cd, ce, cf = self.ctm
@@ -623,6 +624,7 @@ class _Interpreter:
         charge_glyphs = budget.charge_glyphs
         charge_operators = budget.charge_operators
         place = self.place
+        new = _new_glyph
         undecodable = 0
         pen = 0.0                                    # the same pen along text-space x, for Tm
         line = None                                  # set once a Td of a text run moved the line
@@ -673,7 +675,8 @@ class _Interpreter:
                         span.pen_x = x + move_x
                         span.pen_y = y + move_y
                     elif text:
-                        place_glyph((text, x, y, x + width_x, y if level else y + width_y, advance))
+                        place_glyph(new(Glyph, (text, x, y, x + width_x, y if level else y + width_y, advance,
+                                                dx, dy, height, descent, em, name, flags, mcid)))
                     elif text is None:   # "" is a glyph without text of its own: not undecodable
                         undecodable += 1
                     pen += move
@@ -889,9 +892,10 @@ class _Interpreter:
                     pen += move
                     continue
                 pen += move
-                if not self.emit([(text, x, y, end_x, end_y, move * advance_unit)], fields):
+                glyph = Glyph(text, x, y, end_x, end_y, move * advance_unit, dx, dy, height, descent, em, name,
+                              flags, mcid)
+                if not self.emit([glyph], fields):
                     continue
-                glyph = self.out[-1]
                 # the same glyph read as horizontal text, for producers that place vertical-font
                 # glyphs one by one along a line (see straighten_vertical_runs)
                 width = char.width * fm_x * across_scale
@@ -983,25 +987,24 @@ class _Interpreter:
         dx, dy = fields[:2]
         advance = (span.pen_x - x) * dx + (span.pen_y - y) * dy
         self.budget.charge_glyphs(1)    # like any shown glyph: charged whether the clip keeps it or not
-        self.emit([(span.text, x, y, span.end_x, span.end_y, advance)],
-                  fields[:8] + (fields[8] | ACTUAL_TEXT, span.mcid))
+        dx, dy, height, descent, em, _, _, name, flags, _ = fields
+        self.emit([Glyph(span.text, x, y, span.end_x, span.end_y, advance, dx, dy, height, descent, em, name,
+                         flags | ACTUAL_TEXT, span.mcid)], fields)
 
-    def emit(self, placed: list, fields: tuple, level: bool = False, extent: tuple | None = None) -> int:
-        """Where every glyph is made and clipped, however its text was shown: each (text, x, y,
-        end_x, end_y, advance) of `placed`, with the fields its string shares (dx, dy, height,
-        descent, em, centre_x, centre_y, font, flags, mcid: TextSetup[_GLYPH]), becomes a Glyph
-        when its box centre lies inside the clip grown by CLIP_MARGIN_EM. `level`: every glyph
-        has y == end_y == the first's, so y is tested once. `extent` (level only): (lowest
-        and highest x of the glyph origins, least and greatest end_x - x), bounds that let the
-        whole text be kept at once when they lie inside. Returns how many were kept."""
-        if not placed:
+    def emit(self, glyphs: list, fields: tuple, level: bool = False, extent: tuple | None = None) -> int:
+        """Where every glyph is clipped, however its text was shown: each Glyph of `glyphs`, made
+        with the fields its string shares (TextSetup[_GLYPH]: dx … em, then the box centre minus
+        the baseline point centre_x, centre_y), is kept when its box centre lies inside the clip
+        grown by CLIP_MARGIN_EM. `level`: every glyph has y == end_y == the first's, so y is
+        tested once. `extent` (level only): (lowest and highest x of the glyph origins, least and
+        greatest end_x - x), bounds that let the whole text be kept at once when they lie inside.
+        Returns how many were kept."""
+        if not glyphs:
             return 0
         centre_x, centre_y = fields[5:7]
-        shared = fields[:5] + fields[7:]             # the Glyph fields after advance
         x0, y0, x1, y1 = _EVERYWHERE if self.clip is None else _grown(self.clip, CLIP_MARGIN_EM * fields[4])
-        new = _new_glyph
         if level:
-            if not y0 <= placed[0][2] + centre_y <= y1:
+            if not y0 <= glyphs[0][2] + centre_y <= y1:
                 kept = []
             else:
                 if extent is not None:
@@ -1010,14 +1013,15 @@ class _Interpreter:
                     # the extremes bound every glyph's centre, and a text inside needs no test per glyph
                     if (x0 <= (low + (low + least_width)) * 0.5 + centre_x
                             and (high + (high + greatest_width)) * 0.5 + centre_x <= x1):
-                        self.out.extend(map(new, repeat(Glyph), map(add, placed, repeat(shared))))
-                        return len(placed)
-                kept = [new(Glyph, p + shared) for p in placed if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1]
+                        self.out.extend(glyphs)
+                        return len(glyphs)
+                kept = [g for g in glyphs if x0 <= (g[1] + g[3]) * 0.5 + centre_x <= x1]
         else:
-            kept = [new(Glyph, p + shared) for p in placed
-                    if x0 <= (p[1] + p[3]) * 0.5 + centre_x <= x1 and y0 <= (p[2] + p[4]) * 0.5 + centre_y <= y1]
-        if len(kept) != len(placed) and self.env.dropped is not None:
-            self.env.dropped.add(_left_out(placed, shared, kept), OUTSIDE_CROP)
+            kept = [g for g in glyphs
+                    if x0 <= (g[1] + g[3]) * 0.5 + centre_x <= x1 and y0 <= (g[2] + g[4]) * 0.5 + centre_y <= y1]
+        if len(kept) != len(glyphs) and self.env.dropped is not None:
+            kept_ids = set(map(id, kept))
+            self.env.dropped.add([g for g in glyphs if id(g) not in kept_ids], OUTSIDE_CROP)
         self.out.extend(kept)
         return len(kept)
 
@@ -1103,21 +1107,6 @@ class _Interpreter:
             self.set_state(state)
             if drawn_state is not None:
                 self.paths.set_graphics_state(drawn_state, save_depth)
-
-
-def _left_out(placed: list, shared: tuple, kept: list) -> list:
-    """The glyphs of `placed` that emit() did not keep (the inspector's drop log). `kept` is the
-    placed glyphs that passed the clip test, in order, and the test reads only a glyph's values:
-    walking both once gives the rest without writing the test a second time."""
-    left_out = []
-    next_kept = 0
-    for p in placed:
-        glyph = _new_glyph(Glyph, p + shared)
-        if next_kept < len(kept) and kept[next_kept] == glyph:
-            next_kept += 1
-        else:
-            left_out.append(glyph)
-    return left_out
 
 
 def _grown(clip: tuple, margin: float) -> tuple:
