@@ -290,3 +290,15 @@ def test_larger_space_from_the_line_above_over_a_letter_join_does_not_split_the_
     glyphs = run("Je demande", 50, 100, size=12)
     glyphs += run("que", 111.0, 100, size=12) + [glyph(" ", 116.43, 93.65, size=14, advance=3.51)]
     assert reflow(glyphs) == "Je demande que"
+
+
+def test_a_lone_space_of_another_text_between_two_letters_does_not_split_the_word():
+    # an IRS form draws a line number's trailing space where it falls 0.14 pt inside the "i" of
+    # "lines" (6 % of the space) and under the "n": it is not the word's own space, which would
+    # start where the "i" left the pen, so it does not split "li nes"
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    i_end = 72 + (667 + 556 + 556 + 278 + 222 + 222) * 9 / 1000
+    b.page(b"BT /F1 9 Tf 72 100 Td (Add lines 44) Tj ET "
+           b"BT /F1 9 Tf %.3f 100 Td ( ) Tj ET" % (i_end - 0.14), fonts={"F1": font})
+    assert extract_text(b.build()).text == "Add lines 44\n"

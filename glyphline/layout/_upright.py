@@ -427,7 +427,7 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
             and list(ends) == sorted(ends)):   # in order (no NaN: finite coordinates)
         return None
     line_text = "".join(texts)
-    if _WHITESPACE.search(line_text) is not None and _word_spaces(texts, line_text, starts, ends) is not None:
+    if _WHITESPACE.search(line_text) is not None and _word_spaces(texts, line_text, starts, ends, glyphs) is not None:
         return None   # some whitespace glyph is no word space: build_words drops it first
     top_char = max(line_text)
     breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
@@ -438,11 +438,11 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
     return words_at_breaks(glyphs, breaks, line_text, base_rtl)
 
 
-def _covered_space(texts, line_text: str, starts: list[float], ends: list[float]) -> bool:
+def _covered_space(texts, line_text: str, starts: list[float], ends: list[float], glyphs: list[Glyph]) -> bool:
     """Is some whitespace glyph of a line whose starts and ends both ascend no word space (see
     words.SPACE_COVERED_SHARE)? In such a line no glyph before a whitespace glyph reaches
     further into it than the glyph next to it: look closer only when that one reaches in far
-    enough."""
+    enough, or when it starts elsewhere than that one's pen left off."""
     if len(line_text) == len(texts):   # one character per glyph: offsets are indices
         spaces = [m.start() for m in _WHITESPACE.finditer(line_text)]
     else:
@@ -450,14 +450,15 @@ def _covered_space(texts, line_text: str, starts: list[float], ends: list[float]
     inside = SPACE_START_INSIDE_SHARE
     for k in spaces:
         if k == 0:
-            if texts[0].isspace() and _no_word_space(texts, starts, ends, 0):
+            if texts[0].isspace() and _no_word_space(texts, starts, ends, 0, glyphs):
                 return True
             continue
         if not texts[k].isspace():
             continue
         s0 = starts[k]
         reach = inside * (ends[k] - s0)
-        if (reach <= 0.0 or ends[k - 1] - s0 >= reach) and _no_word_space(texts, starts, ends, k):
+        if (reach <= 0.0 or ends[k - 1] - s0 >= reach or s0 != starts[k - 1] + glyphs[k - 1].advance) \
+                and _no_word_space(texts, starts, ends, k, glyphs):
             return True
     return False
 
@@ -471,7 +472,7 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         line_text = "".join(texts)
         top_char = max(line_text)
         if top_char < FIRST_RTL and not (_WHITESPACE.search(line_text) is not None
-                                        and _covered_space(texts, line_text, starts, ends)):
+                                        and _covered_space(texts, line_text, starts, ends, glyphs)):
             breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char)
             return _settled(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
                                            columns.end_xs, columns.fonts, columns.flags), line_text)
