@@ -76,6 +76,18 @@ class _RangeRun(_Run):
         return [(xs[i], ys[i], texts[i], ends[i] - xs[i], sizes[i])
                 for a, b in self.items for i in range(a, b)]
 
+    def ink_end(self) -> float:
+        """Where its last glyph with ink ends (lines._Run.ink_end)."""
+        texts = self._columns[0]
+        if not texts[self.items[-1][1] - 1].isspace():
+            return self.u1
+        for a, b in reversed(self.items):   # the last glyph with ink, in stream order
+            for i in range(b - 1, a - 1, -1):
+                if not texts[i].isspace():
+                    end = self._ends[i]
+                    return end if end < self.u1 else self.u1
+        return self.u1   # only spaces
+
     def _extent(self) -> None:
         a, b = self.items[0]
         self._u0, self._u1 = min(self._xs[a:b]), max(self._ends[a:b])
@@ -138,10 +150,10 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
     tol, back, gap = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
     if changes:
-        cuts = [i for i, v, pv, h, ph, u, pe, size
-                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:])
+        cuts = [i for i, v, pv, h, ph, u, pe, size, ps
+                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
                 if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                        and back * size <= u - pe <= gap * size)]
+                        and back * size <= u - pe <= gap * (size if size < ps else ps))]
     else:   # one font on the page: the same limits for every glyph
         across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
         cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
@@ -162,7 +174,8 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         cuts = [i for i in cuts
                 if i in over or not ((flags[i] | flags[i - 1]) & TEXT_RISE
                         and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
-                        and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
+                        and back * run_sizes[i] <= xs[i] - ends[i - 1]
+                        <= gap * min(run_sizes[i], run_sizes[i - 1]))]
     if cuts and changes:
         # a glyph in a smaller type raised a little stays on its neighbour's line, and the glyph
         # after it too unless the raised one opened its own run (_stream_runs)
@@ -170,7 +183,7 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         for i in cuts:
             if (i not in over
                     and raised_script(ys[i], run_sizes[i], ys[i - 1], run_sizes[i - 1], xs[i] - ends[i - 1])
-                    and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i]
+                    and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * min(run_sizes[i], run_sizes[i - 1])
                     and not ((i == 1 or (kept and kept[-1] == i - 1)) and run_sizes[i - 1] < run_sizes[i])):
                 continue
             kept.append(i)
