@@ -302,3 +302,13 @@ def test_a_lone_space_of_another_text_between_two_letters_does_not_split_the_wor
     b.page(b"BT /F1 9 Tf 72 100 Td (Add lines 44) Tj ET "
            b"BT /F1 9 Tf %.3f 100 Td ( ) Tj ET" % (i_end - 0.14), fonts={"F1": font})
     assert extract_text(b.build()).text == "Add lines 44\n"
+
+
+def test_a_thin_space_between_fonts_of_different_box_heights_is_measured_by_the_smaller_box():
+    # TeX math: "dfA(w, 1)" sets a thin space (1/6 em) after a math-italic comma (box 1 em)
+    # before a roman digit (box 1.22 em); the comma's own box tells the gap a word space
+    b = PdfBuilder()
+    italic = b.font_type1("MathItalic", widths=[500] * 91, ascent=750, descent=-250)
+    roman = b.font_type1("MathRoman", widths=[500] * 91, ascent=950, descent=-270)
+    b.page(b"BT /FI 10 Tf 72 700 Td (w,) Tj /FR 10 Tf [-166.7 (1)] TJ ET", fonts={"FI": italic, "FR": roman})
+    assert extract_text(b.build()).text == "w, 1\n"

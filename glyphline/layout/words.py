@@ -3,7 +3,8 @@
 A space goes where the gap from the furthest advance end so far (the font advance, not the
 pen, which includes Tc/Tw: ISO 32000-1 §9.4.4; a zero-advance mark ends inside its base) to
 the next glyph's origin exceeds
-WORD_GAP_HEIGHTS × the larger of the two glyph box heights. Letter-spaced lines (every letter
+WORD_GAP_HEIGHTS × the smaller of the two glyph box heights (a thin space after a math-italic
+comma is a space however tall the roman digit's box). Letter-spaced lines (every letter
 apart) measure the word gap above the line's own typical letter gap instead. Whitespace glyphs
 separate words and never add a second space, unless they take no room or are drawn over the
 letters beside them (SPACE_COVERED_SHARE); two CJK characters (or a glyph that continues an
@@ -136,7 +137,7 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         gaps[i - 1] = starts[i] - reach
         if ends[i] > reach:
             reach = ends[i]
-        limits[i - 1] = ratio * (h if h > prev_h else prev_h)
+        limits[i - 1] = ratio * (h if h < prev_h else prev_h)
         caps[i - 1] = WIDE_GAP_EM * (em if em > prev_em else prev_em)
         prev_h, prev_em = h, em
     if n - 1 >= TRACKING_MIN_GAPS:
