@@ -312,3 +312,13 @@ def test_a_thin_space_between_fonts_of_different_box_heights_is_measured_by_the_
     roman = b.font_type1("MathRoman", widths=[500] * 91, ascent=950, descent=-270)
     b.page(b"BT /FI 10 Tf 72 700 Td (w,) Tj /FR 10 Tf [-166.7 (1)] TJ ET", fonts={"FI": italic, "FR": roman})
     assert extract_text(b.build()).text == "w, 1\n"
+
+
+def test_a_superscript_a_little_apart_from_its_base_is_measured_by_the_base():
+    # "T²" in a topology text: the 7 pt exponent starts 1 pt after the 10 pt "T" (kerned by
+    # the italic correction); by the exponent's own box that would be a word space
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 10 Tf 72 700 Td (Torus T) Tj /F1 7 Tf 4 Ts [-142.9 (2)] TJ 0 Ts /F1 10 Tf (.) Tj ET",
+           fonts={"F1": font})
+    assert extract_text(b.build()).text == "Torus T2.\n"

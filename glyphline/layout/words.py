@@ -3,8 +3,10 @@
 A space goes where the gap from the furthest advance end so far (the font advance, not the
 pen, which includes Tc/Tw: ISO 32000-1 §9.4.4; a zero-advance mark ends inside its base) to
 the next glyph's origin exceeds
-WORD_GAP_HEIGHTS × the smaller of the two glyph box heights (a thin space after a math-italic
-comma is a space however tall the roman digit's box). Letter-spaced lines (every letter
+WORD_GAP_HEIGHTS × the box height of the glyph in the larger size (a superscript hangs on its
+base), or between two glyphs of one size the smaller of their boxes (font boxes differ in
+their extents, not in their spaces: a thin space after a math-italic comma before a roman
+digit whose box is taller). Letter-spaced lines (every letter
 apart) measure the word gap above the line's own typical letter gap instead. Whitespace glyphs
 separate words and never add a second space, unless they take no room or are drawn over the
 letters beside them (SPACE_COVERED_SHARE); two CJK characters (or a glyph that continues an
@@ -26,6 +28,8 @@ from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_S
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
 # 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
 WORD_GAP_HEIGHTS = 0.14
+# Two glyphs whose sizes differ by at most this share are in one size (matrix rounding).
+SAME_SIZE_SHARE = 0.01
 
 # A line is letter-spaced when at least this share of its glyph gaps would be spaces
 # ("S U M M A R Y"); ordinary lines have one space per 4–7 glyphs.
@@ -137,7 +141,10 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         gaps[i - 1] = starts[i] - reach
         if ends[i] > reach:
             reach = ends[i]
-        limits[i - 1] = ratio * (h if h < prev_h else prev_h)
+        if abs(em - prev_em) <= SAME_SIZE_SHARE * (em if em > prev_em else prev_em):
+            limits[i - 1] = ratio * (h if h < prev_h else prev_h)   # one size, two fonts' boxes
+        else:
+            limits[i - 1] = ratio * (h if em > prev_em else prev_h)   # a script hangs on its base
         caps[i - 1] = WIDE_GAP_EM * (em if em > prev_em else prev_em)
         prev_h, prev_em = h, em
     if n - 1 >= TRACKING_MIN_GAPS:
