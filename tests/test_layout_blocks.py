@@ -4,6 +4,10 @@ from __future__ import annotations
 from test_layout_support import (ADVANCE_EM, PAGE_H, PAGE_W, SIZE, SPACE_EM, blocks, glyph, paragraph, reflow,
                                  run)
 
+import pytest
+from pdfbuilder import PdfBuilder
+
+from glyphline.extract import extract_text
 from glyphline.glyph import VERTICAL, Glyph
 from glyphline.layout import analyze_page, collect_doc_stats
 from glyphline.output.text import render_page
@@ -411,3 +415,49 @@ def test_heading_at_the_top_of_the_text_is_not_a_running_header():
     body = paragraph([f"line {i} of the body text that fills the measure" for i in range(4)], 90, 74)
     layout = analyze_page(header + heading + body, PAGE_W, PAGE_H, 1)
     assert [b.role for b in layout.blocks] == ["header", "body", "body"]
+
+
+# --- a column line's trailing space glyph (tagged LaTeX ends every line with one) ---------
+
+def _two_column_page(left_line: bytes, right_x: float, heading_row: int | None = None,
+                     heading_in_line: bool = False) -> bytes:
+    """Courier 10 pt (6 pt a character): four left lines at x 72, four right lines at right_x,
+    read in that order; the right column's second line a 14 pt heading when asked (drawn on
+    its own, or right after the left line in the same text object)."""
+    b = PdfBuilder()
+    fonts = {"F1": b.font_type1("Courier"), "F2": b.font_type1("Courier-Bold")}
+    ops = [b"BT /F1 10 Tf 12 TL 72 700 Td"]
+    for i in range(4):
+        ops.append(b"/F1 10 Tf (" + left_line % (b"L%d" % i) + b") '")
+        if i == heading_row and heading_in_line:   # the pen moves on over the gutter
+            gap = right_x - 72 - 6 * len(left_line % b"L0")
+            ops.append(b"/F2 14 Tf [%.2f (2 Heading)] TJ" % (-1000 * gap / 14))
+    ops.append(b"ET")
+    for i in range(4):
+        if i == heading_row:
+            if not heading_in_line:
+                ops.append(b"BT /F2 14 Tf %.2f %d Td (2 Heading) Tj ET" % (right_x, 688 - 12 * i))
+        else:
+            ops.append(b"BT /F1 10 Tf %.2f %d Td (R%d the right column line) Tj ET" % (right_x, 688 - 12 * i, i))
+    b.page(b"\n".join(ops), fonts=fonts)
+    return b.build()
+
+
+def test_trailing_space_glyphs_of_a_column_do_not_hide_its_gutter():
+    # each left line's ink ends 10 pt before the right column, but its trailing space glyph
+    # (6 pt) leaves only 4 pt free: the gutter is measured from the ink
+    left_line = b"%s the left column line "   # 23 characters with ink, then the space
+    text = extract_text(_two_column_page(left_line, 72 + 23 * 6 + 10)).text
+    assert text == " ".join(["L%d the left column line" % i for i in range(4)]
+                            + ["R%d the right column line" % i for i in range(4)]) + "\n"
+
+
+@pytest.mark.parametrize("in_line", [False, True])
+def test_a_heading_across_the_gutter_beside_a_smaller_line_is_no_part_of_it(in_line):
+    # a 14 pt heading starts 10 pt after a 10 pt left line on its baseline: 0.7 em of the
+    # heading, 1 em of the line; measured in the smaller size it is a gutter, whether the
+    # heading is drawn apart or the pen moves on to it from the line
+    text = extract_text(_two_column_page(b"%s the left column line", 72 + 23 * 6 + 10, heading_row=1,
+                                         heading_in_line=in_line)).text
+    left = " ".join("L%d the left column line" % i for i in range(4))
+    assert text == left + " R0 the right column line\n\n2 Heading\n\nR2 the right column line R3 the right column line\n"

@@ -290,3 +290,35 @@ def test_larger_space_from_the_line_above_over_a_letter_join_does_not_split_the_
     glyphs = run("Je demande", 50, 100, size=12)
     glyphs += run("que", 111.0, 100, size=12) + [glyph(" ", 116.43, 93.65, size=14, advance=3.51)]
     assert reflow(glyphs) == "Je demande que"
+
+
+def test_a_lone_space_of_another_text_between_two_letters_does_not_split_the_word():
+    # an IRS form draws a line number's trailing space where it falls 0.14 pt inside the "i" of
+    # "lines" (6 % of the space) and under the "n": it is not the word's own space, which would
+    # start where the "i" left the pen, so it does not split "li nes"
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    i_end = 72 + (667 + 556 + 556 + 278 + 222 + 222) * 9 / 1000
+    b.page(b"BT /F1 9 Tf 72 100 Td (Add lines 44) Tj ET "
+           b"BT /F1 9 Tf %.3f 100 Td ( ) Tj ET" % (i_end - 0.14), fonts={"F1": font})
+    assert extract_text(b.build()).text == "Add lines 44\n"
+
+
+def test_a_thin_space_between_fonts_of_different_box_heights_is_measured_by_the_smaller_box():
+    # TeX math: "dfA(w, 1)" sets a thin space (1/6 em) after a math-italic comma (box 1 em)
+    # before a roman digit (box 1.22 em); the comma's own box tells the gap a word space
+    b = PdfBuilder()
+    italic = b.font_type1("MathItalic", widths=[500] * 91, ascent=750, descent=-250)
+    roman = b.font_type1("MathRoman", widths=[500] * 91, ascent=950, descent=-270)
+    b.page(b"BT /FI 10 Tf 72 700 Td (w,) Tj /FR 10 Tf [-166.7 (1)] TJ ET", fonts={"FI": italic, "FR": roman})
+    assert extract_text(b.build()).text == "w, 1\n"
+
+
+def test_a_superscript_a_little_apart_from_its_base_is_measured_by_the_base():
+    # "T²" in a topology text: the 7 pt exponent starts 1 pt after the 10 pt "T" (kerned by
+    # the italic correction); by the exponent's own box that would be a word space
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 10 Tf 72 700 Td (Torus T) Tj /F1 7 Tf 4 Ts [-142.9 (2)] TJ 0 Ts /F1 10 Tf (.) Tj ET",
+           fonts={"F1": font})
+    assert extract_text(b.build()).text == "Torus T2.\n"

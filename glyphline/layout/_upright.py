@@ -76,6 +76,18 @@ class _RangeRun(_Run):
         return [(xs[i], ys[i], texts[i], ends[i] - xs[i], sizes[i])
                 for a, b in self.items for i in range(a, b)]
 
+    def ink_end(self) -> float:
+        """Where its last glyph with ink ends (lines._Run.ink_end)."""
+        texts = self._columns[0]
+        if not texts[self.items[-1][1] - 1].isspace():
+            return self.u1
+        for a, b in reversed(self.items):   # the last glyph with ink, in stream order
+            for i in range(b - 1, a - 1, -1):
+                if not texts[i].isspace():
+                    end = self._ends[i]
+                    return end if end < self.u1 else self.u1
+        return self.u1   # only spaces
+
     def _extent(self) -> None:
         a, b = self.items[0]
         self._u0, self._u1 = min(self._xs[a:b]), max(self._ends[a:b])
@@ -138,10 +150,10 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
     tol, back, gap = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
     if changes:
-        cuts = [i for i, v, pv, h, ph, u, pe, size
-                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:])
+        cuts = [i for i, v, pv, h, ph, u, pe, size, ps
+                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
                 if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                        and back * size <= u - pe <= gap * size)]
+                        and back * size <= u - pe <= gap * (size if size < ps else ps))]
     else:   # one font on the page: the same limits for every glyph
         across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
         cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
@@ -162,7 +174,8 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         cuts = [i for i in cuts
                 if i in over or not ((flags[i] | flags[i - 1]) & TEXT_RISE
                         and abs(ys[i] - ys[i - 1]) <= rise * max(run_sizes[i], run_sizes[i - 1])
-                        and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i])]
+                        and back * run_sizes[i] <= xs[i] - ends[i - 1]
+                        <= gap * min(run_sizes[i], run_sizes[i - 1]))]
     if cuts and changes:
         # a glyph in a smaller type raised a little stays on its neighbour's line, and the glyph
         # after it too unless the raised one opened its own run (_stream_runs)
@@ -170,7 +183,7 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         for i in cuts:
             if (i not in over
                     and raised_script(ys[i], run_sizes[i], ys[i - 1], run_sizes[i - 1], xs[i] - ends[i - 1])
-                    and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * run_sizes[i]
+                    and back * run_sizes[i] <= xs[i] - ends[i - 1] <= gap * min(run_sizes[i], run_sizes[i - 1])
                     and not ((i == 1 or (kept and kept[-1] == i - 1)) and run_sizes[i - 1] < run_sizes[i])):
                 continue
             kept.append(i)
@@ -427,7 +440,7 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
             and list(ends) == sorted(ends)):   # in order (no NaN: finite coordinates)
         return None
     line_text = "".join(texts)
-    if _WHITESPACE.search(line_text) is not None and _word_spaces(texts, line_text, starts, ends) is not None:
+    if _WHITESPACE.search(line_text) is not None and _word_spaces(texts, line_text, starts, ends, glyphs) is not None:
         return None   # some whitespace glyph is no word space: build_words drops it first
     top_char = max(line_text)
     breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
@@ -438,11 +451,11 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
     return words_at_breaks(glyphs, breaks, line_text, base_rtl)
 
 
-def _covered_space(texts, line_text: str, starts: list[float], ends: list[float]) -> bool:
+def _covered_space(texts, line_text: str, starts: list[float], ends: list[float], glyphs: list[Glyph]) -> bool:
     """Is some whitespace glyph of a line whose starts and ends both ascend no word space (see
     words.SPACE_COVERED_SHARE)? In such a line no glyph before a whitespace glyph reaches
     further into it than the glyph next to it: look closer only when that one reaches in far
-    enough."""
+    enough, or when it starts elsewhere than that one's pen left off."""
     if len(line_text) == len(texts):   # one character per glyph: offsets are indices
         spaces = [m.start() for m in _WHITESPACE.finditer(line_text)]
     else:
@@ -450,14 +463,15 @@ def _covered_space(texts, line_text: str, starts: list[float], ends: list[float]
     inside = SPACE_START_INSIDE_SHARE
     for k in spaces:
         if k == 0:
-            if texts[0].isspace() and _no_word_space(texts, starts, ends, 0):
+            if texts[0].isspace() and _no_word_space(texts, starts, ends, 0, glyphs):
                 return True
             continue
         if not texts[k].isspace():
             continue
         s0 = starts[k]
         reach = inside * (ends[k] - s0)
-        if (reach <= 0.0 or ends[k - 1] - s0 >= reach) and _no_word_space(texts, starts, ends, k):
+        if (reach <= 0.0 or ends[k - 1] - s0 >= reach or s0 != starts[k - 1] + glyphs[k - 1].advance) \
+                and _no_word_space(texts, starts, ends, k, glyphs):
             return True
     return False
 
@@ -471,7 +485,7 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         line_text = "".join(texts)
         top_char = max(line_text)
         if top_char < FIRST_RTL and not (_WHITESPACE.search(line_text) is not None
-                                        and _covered_space(texts, line_text, starts, ends)):
+                                        and _covered_space(texts, line_text, starts, ends, glyphs)):
             breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char)
             return _settled(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
                                            columns.end_xs, columns.fonts, columns.flags), line_text)

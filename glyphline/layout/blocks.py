@@ -179,8 +179,8 @@ def _rows(segs: list[Segment]) -> list[list[Segment]]:
 
 
 def _free(row: list[Segment]) -> list[tuple[float, float]]:
-    """The strips along the line that no segment of the row covers (open at both ends)."""
-    spans = sorted((s.u0, s.u1) for s in row)
+    """The strips along the line that no segment's ink covers (open at both ends)."""
+    spans = sorted((s.u0, _ink_end(s)) for s in row)
     free = []
     reach = -_INF
     for a, b in spans:
@@ -190,6 +190,18 @@ def _free(row: list[Segment]) -> list[tuple[float, float]]:
             reach = b
     free.append((reach, _INF))
     return free
+
+
+def _ink_end(seg: Segment) -> float:
+    """Where the segment's last glyph with ink ends: a trailing space glyph (tagged LaTeX ends
+    every line with one) reaches into the gutter but is no text."""
+    glyphs = seg.glyphs
+    k = len(glyphs) - 1
+    if not glyphs[k].text.isspace():
+        return seg.u1
+    while k >= 0 and glyphs[k].text.isspace():
+        k -= 1
+    return max(seg.ends[:k + 1]) if k >= 0 else seg.u1
 
 
 def _intersect(a: list[tuple[float, float]], b: list[tuple[float, float]], min_width: float):
@@ -222,8 +234,9 @@ def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = Fals
     pending: list[Segment] = []
     i = 0
     n = len(rows)
+    frees = [_free(row) for row in rows]
     while i < n:
-        free = [f for f in _free(rows[i]) if f[1] - f[0] >= min_gutter]
+        free = [f for f in frees[i] if f[1] - f[0] >= min_gutter]
         lo = min(s.u0 for s in rows[i])
         hi = max(s.u1 for s in rows[i])
         gutters: list[tuple[float, float]] = []
@@ -232,7 +245,7 @@ def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = Fals
             row = rows[j]
             if min(s.top for s in row) - max(s.bottom for s in rows[j - 1]) > max_gap:
                 break
-            nfree = _intersect(free, _free(row), min_gutter)
+            nfree = _intersect(free, frees[j], min_gutter)
             nlo = min(lo, min(s.u0 for s in row))
             nhi = max(hi, max(s.u1 for s in row))
             inner = _interior(nfree, nlo, nhi)
@@ -339,9 +352,10 @@ def _justified_rows(rows: list[list[Segment]], gutters) -> bool:
             _word_gaps(s, gaps)
         at_gutter = False
         for a, b in zip(ordered, ordered[1:]):
-            gaps.append(b.u0 - a.u1)
+            a_end = _ink_end(a)
+            gaps.append(b.u0 - a_end)
             if not at_gutter:
-                k = bisect.bisect_left(lows, a.u1)   # the first gutter starting after a
+                k = bisect.bisect_left(lows, a_end)   # the first gutter starting after a
                 at_gutter = k < len(lows) and gutters[k][1] <= b.u0
         if not at_gutter or len(gaps) < JUSTIFIED_MIN_GAPS:
             continue

@@ -62,6 +62,10 @@ SUPERSCRIPT_MAX_OVERLAP_EM = 0.1
 
 # A gap along the line wider than this (in font sizes) separates segments. Column gutters are
 # at least about 1 em (LaTeX \columnsep 10 pt at 10 pt); justified word gaps rarely reach it.
+# Between two glyphs or runs in different sizes the smaller size measures it, and between runs
+# from the ink (a trailing space glyph is none: tagged LaTeX ends each line with one): a
+# column's 10 pt line and the 14 pt heading across the gutter (10 pt, 0.7 em of the heading)
+# are two segments.
 SEGMENT_GAP_EM = 0.8
 
 # A move backwards along the line by more than this (in font sizes) starts a new stream run:
@@ -216,6 +220,19 @@ class _Run:
         """(u, v, text, advance width, size) of each glyph (see overdrawn)."""
         return [(u, _across(g, self.key), g.text, end - u, g.size) for u, end, g, _ in self.items]
 
+    def ink_end(self) -> float:
+        """Where its last glyph with ink ends: trailing space glyphs are no text (SEGMENT_GAP_EM)."""
+        items = self.items
+        k = len(items) - 1
+        if not items[k][2].text.isspace():
+            return self.u1
+        while k >= 0 and items[k][2].text.isspace():
+            k -= 1
+        if k < 0:
+            return self.u1   # only spaces
+        end = items[k][1]
+        return end if end < self.u1 else self.u1
+
 
 def build_segments(glyphs: list[Glyph], text: str | None = None, dropped: DropLog | None = None) -> list[Segment]:
     """Group cleaned glyphs (content-stream order) into baseline segments.
@@ -324,7 +341,8 @@ def _stream_runs(glyphs: list[Glyph]) -> list[_Run]:
                          and abs(v - prev_v) <= SCRIPT_RISE_EM * (size if size > prev_size else prev_size))
                      or (raised_script(v, size, prev_v, prev_size, u - prev_end)
                          and not (prev_opened and prev_size < size)))
-                and -MAX_BACKTRACK_EM * size <= (step := u - prev_end) <= SEGMENT_GAP_EM * size
+                and -MAX_BACKTRACK_EM * size <= (step := u - prev_end)
+                <= SEGMENT_GAP_EM * (size if size < prev_size else prev_size)
                 and not (step < overdraw_step and overdraws(glyphs, index, u, v, key, size))):
             cur.items.append(item)
             prev_opened = False
@@ -468,8 +486,8 @@ def _merge_runs(runs: list[_Run]) -> list[_Run]:
         lines = None   # the group's open lines, once two of them overlap along the line (rare)
         for run in group[1:]:
             if lines is None:
-                gap_limit = SEGMENT_GAP_EM * (current.size if current.size > run.size else run.size)
-                if run.u0 - current.u1 > gap_limit:
+                gap_limit = SEGMENT_GAP_EM * (current.size if current.size < run.size else run.size)
+                if run.u0 - current.ink_end() > gap_limit:
                     merged.append(current)
                     current = run
                     continue
@@ -482,7 +500,7 @@ def _merge_runs(runs: list[_Run]) -> list[_Run]:
             still_open = []
             best = None
             for line in lines:
-                if run.u0 - line.u1 > SEGMENT_GAP_EM * (line.size if line.size > run.size else run.size):
+                if run.u0 - line.ink_end() > SEGMENT_GAP_EM * (line.size if line.size < run.size else run.size):
                     merged.append(line)   # later runs start further along: it stays closed
                     continue
                 still_open.append(line)

@@ -3,7 +3,10 @@
 A space goes where the gap from the furthest advance end so far (the font advance, not the
 pen, which includes Tc/Tw: ISO 32000-1 §9.4.4; a zero-advance mark ends inside its base) to
 the next glyph's origin exceeds
-WORD_GAP_HEIGHTS × the larger of the two glyph box heights. Letter-spaced lines (every letter
+WORD_GAP_HEIGHTS × the box height of the glyph in the larger size (a superscript hangs on its
+base), or between two glyphs of one size the smaller of their boxes (font boxes differ in
+their extents, not in their spaces: a thin space after a math-italic comma before a roman
+digit whose box is taller). Letter-spaced lines (every letter
 apart) measure the word gap above the line's own typical letter gap instead. Whitespace glyphs
 separate words and never add a second space, unless they take no room or are drawn over the
 letters beside them (SPACE_COVERED_SHARE); two CJK characters (or a glyph that continues an
@@ -25,6 +28,8 @@ from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_S
 # Fraction of the glyph box height (≈ 1.2 em) above which a gap is a word space. A space is
 # 0.25–0.33 em (0.2–0.28 box), kerning and tracking stay under 0.05 em; chosen by a corpus sweep.
 WORD_GAP_HEIGHTS = 0.14
+# Two glyphs whose sizes differ by at most this share are in one size (matrix rounding).
+SAME_SIZE_SHARE = 0.01
 
 # A line is letter-spaced when at least this share of its glyph gaps would be spaces
 # ("S U M M A R Y"); ordinary lines have one space per 4–7 glyphs.
@@ -64,6 +69,10 @@ SPACE_COVERED_SHARE = 0.8
 # is drawn over it (overlapping form fields, 0 %). Seen over letters: "an|nuities" 49 %, a
 # larger space from the line above over "q|ue" 16 %, "F|orm" 100 %.
 SPACE_START_INSIDE_SHARE = 0.1
+# ... and it starts where that glyph's pen movement ended, within SPACE_PEN_EM of its size: a
+# space from another text (a form's line number beside the line) that falls between two
+# letters ("pa|rtnerships" 7 %, "li|nes" 6 %) started its own pen elsewhere.
+SPACE_PEN_EM = 0.01
 
 
 # Any character str.isspace() accepts (the re module uses the same Unicode test).
@@ -132,7 +141,10 @@ def word_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         gaps[i - 1] = starts[i] - reach
         if ends[i] > reach:
             reach = ends[i]
-        limits[i - 1] = ratio * (h if h > prev_h else prev_h)
+        if abs(em - prev_em) <= SAME_SIZE_SHARE * (em if em > prev_em else prev_em):
+            limits[i - 1] = ratio * (h if h < prev_h else prev_h)   # one size, two fonts' boxes
+        else:
+            limits[i - 1] = ratio * (h if em > prev_em else prev_h)   # a script hangs on its base
         caps[i - 1] = WIDE_GAP_EM * (em if em > prev_em else prev_em)
         prev_h, prev_em = h, em
     if n - 1 >= TRACKING_MIN_GAPS:
@@ -228,7 +240,7 @@ def build_words(glyphs: list[Glyph], starts: list[float], ends: list[float],
             return words
     line_text = "".join(columns[0])
     if len(glyphs) > 1 and _WHITESPACE.search(line_text) is not None:
-        keep = _word_spaces(columns[0], line_text, starts, ends)
+        keep = _word_spaces(columns[0], line_text, starts, ends, glyphs)
         if keep is not None:
             glyphs, starts, ends = _kept(keep, glyphs, starts, ends)
             return build_words(glyphs, starts, ends, ratio, base_rtl)
@@ -250,7 +262,8 @@ def words_at_breaks(glyphs: list[Glyph], breaks: list[bool], line_text: str,
     return _settled(words, line_text)
 
 
-def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float]) -> list[bool] | None:
+def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float],
+                 glyphs: list[Glyph]) -> list[bool] | None:
     """Which glyphs to keep when the line has whitespace glyphs that are no word space (see
     SPACE_COVERED_SHARE); None when every whitespace glyph separates (the usual line)."""
     n = len(texts)
@@ -260,16 +273,16 @@ def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float]) 
         spaces = [i for i, t in enumerate(texts) if t.isspace()]
     keep = None
     for k in spaces:
-        if texts[k].isspace() and _no_word_space(texts, starts, ends, k):
+        if texts[k].isspace() and _no_word_space(texts, starts, ends, k, glyphs):
             if keep is None:
                 keep = [True] * n
             keep[k] = False
     return keep
 
 
-def _no_word_space(texts, starts: list[float], ends: list[float], k: int) -> bool:
+def _no_word_space(texts, starts: list[float], ends: list[float], k: int, glyphs: list[Glyph]) -> bool:
     """Is whitespace glyph k no word space: no advance, or drawn over the glyphs beside it
-    (starting inside the one before it)?"""
+    (starting inside the one before it, or elsewhere than its pen left off)?"""
     s0, s1 = starts[k], ends[k]
     width = s1 - s0
     if width <= 0.0:
@@ -281,7 +294,7 @@ def _no_word_space(texts, starts: list[float], ends: list[float], k: int) -> boo
     if p < 0:
         return False   # nothing before it to be drawn over
     covered = min(s1, ends[p]) - max(s0, starts[p])
-    if covered < SPACE_START_INSIDE_SHARE * width:
+    if covered < SPACE_START_INSIDE_SHARE * width and _at_pen_of(glyphs[k], s0, glyphs[p], starts[p]):
         return False   # it starts where the glyph before it ends (or after): a word space
     q = k + 1
     while q < n and texts[q].isspace():
@@ -291,6 +304,11 @@ def _no_word_space(texts, starts: list[float], ends: list[float], k: int) -> boo
     return covered >= SPACE_COVERED_SHARE * width
 
 
+def _at_pen_of(space: Glyph, start: float, glyph: Glyph, glyph_start: float) -> bool:
+    """Does a whitespace glyph start where the pen stood after the glyph before it (SPACE_PEN_EM)?"""
+    return abs(start - (glyph_start + glyph.advance)) <= SPACE_PEN_EM * space.size
+
+
 def _kept(keep: list[bool], glyphs, starts, ends) -> tuple[list[Glyph], list[float], list[float]]:
     return list(compress(glyphs, keep)), list(compress(starts, keep)), list(compress(ends, keep))
 
@@ -298,7 +316,7 @@ def _kept(keep: list[bool], glyphs, starts, ends) -> tuple[list[Glyph], list[flo
 def without_covered_spaces(glyphs: list[Glyph], starts: list[float], ends: list[float]):
     """The line without its whitespace glyphs that are no word space (what build_words reads)."""
     texts = [g.text for g in glyphs]
-    keep = _word_spaces(texts, "".join(texts), starts, ends)
+    keep = _word_spaces(texts, "".join(texts), starts, ends, glyphs)
     return (glyphs, starts, ends) if keep is None else _kept(keep, glyphs, starts, ends)
 
 
