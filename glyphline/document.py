@@ -83,13 +83,18 @@ def fewer_collections() -> Iterator[None]:
                 gc.set_threshold(*_gc_state["saved"])
 
 
-def _forget_decoded(stream) -> None:
-    """Drop pypdf's cached decoded copy of a page's content stream: a page is interpreted once,
-    and a long document would otherwise keep every page's decoded content (pypdf does the same
-    for xref streams). A stream read again is decoded again."""
-    stream = resolve(stream)
-    if getattr(stream, "decoded_self", None) is not None:
-        stream.decoded_self = None
+def _forget_content_stream(reader, segment) -> None:
+    """Let pypdf's object cache go of a page's content stream once it is read: a page is
+    interpreted once, and a long document would otherwise keep every page's stream, raw and
+    decoded. A stream named by reference is read from the file again if asked for again; a
+    direct one only drops its decoded copy (what pypdf itself does for xref streams)."""
+    if type(segment).__name__ == "IndirectObject":
+        cache = getattr(reader, "resolved_objects", None)
+        if isinstance(cache, dict):
+            cache.pop((segment.generation, segment.idnum), None)
+        return
+    if getattr(segment, "decoded_self", None) is not None:
+        segment.decoded_self = None
 
 
 @contextmanager
@@ -393,12 +398,12 @@ class Document:
 
     def _read_stream(self, stream) -> bytes:
         """Decoded bytes of a stream, within the per-stream and per-document byte budgets."""
+        key = _object_key(stream)   # by reference: a forgotten stream read again is the same stream
         stream = resolve(stream)
         if stream is None or not hasattr(stream, "get_data"):
             return b""
         from pypdf.errors import LimitReachedError
 
-        key = id(stream)
         charged = key in self._charged
         # an uncharged stream may use only what is left of the document's budget
         remaining = None if charged else self.limits.document_bytes - self._budget.bytes_used
@@ -421,8 +426,9 @@ class Document:
         return data
 
     def _content_bytes(self, page: Page, env: PageEnv) -> bytes:
-        contents = resolve(page._record.obj.get("/Contents"))
-        segments = contents if isinstance(contents, list) else [contents]
+        contents = page._record.obj.get("/Contents")   # unresolved: a stream's reference lets the cache forget it
+        resolved = resolve(contents)
+        segments = resolved if isinstance(resolved, list) else [contents]
         parts = []
         for index, segment in enumerate(segments):
             if segment is None:
@@ -430,7 +436,7 @@ class Document:
             before = len(env.warnings)
             try:
                 parts.append(self._read_stream(segment))
-                _forget_decoded(segment)
+                _forget_content_stream(self._reader, segment)
             except (PageBudgetExceeded, BudgetExceeded):
                 raise
             except Exception as exc:

@@ -238,9 +238,13 @@ class DocumentPasses:
             if self.vocabulary is not None:   # "en-" | "code": the word is joined on the first page
                 joined = join_across_pages([layout for layout, _, _ in analysed], self.vocabulary)
                 analysed = [(layout, warnings, rotation) for layout, (_, warnings, rotation) in zip(joined, analysed)]
+                del joined
             if self.render.structured:
                 _mark_structure(analysed, [layout for layout, _, _ in analysed])
-            for i, (layout, warnings, rotation) in zip(waiting, analysed):
+            kept = [layout for layout, _, _ in analysed] if self.keep_layouts else []
+            for k, i in enumerate(waiting):
+                layout, warnings, rotation = analysed[k]
+                analysed[k] = None   # a rendered page's layout is let go at once: the peak stays one page's
                 self.pages[i] = _render(self.render, layout, warnings, rotation, self.vocabulary, options.dehyphenate)
             results: list[PageResult] = self.pages
             scan = scan_report(results)
@@ -255,7 +259,7 @@ class DocumentPasses:
             return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
                           page_count=document.page_count, metadata=dict(document.metadata),
                           document_warnings=document_warnings, unmapped=unmapped,
-                          layouts=[layout for layout, _, _ in analysed] if self.keep_layouts else [])
+                          layouts=kept)
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,

@@ -685,20 +685,34 @@ def test_pdf_booleans_are_read_by_value_not_by_object_truth():
     assert not flag(None, "/On") and not flag({"/Plain": False}, "/Plain")
 
 
-def test_a_page_does_not_keep_its_decoded_content_stream():
-    """pypdf caches a stream's decoded bytes on the stream object; a long document would keep
-    every page's decoded content. Read twice, the page decodes again and reads the same."""
+def test_a_page_does_not_keep_its_content_stream():
+    """pypdf caches every object it reads, a stream with its raw and decoded bytes; a long
+    document would keep every page's content. Once read, the stream leaves the cache, and read
+    again it comes from the file and reads the same."""
     import zlib
 
     b = PdfBuilder()
     font = mono_font(b)
     ref = b.page(b"", fonts={"F1": font})
-    b.objects[ref.num]["Contents"] = b.add(Stream(zlib.compress(line(b"squeezed", 72, 700)), {"Filter": "/FlateDecode"}))
+    contents_ref = b.add(Stream(zlib.compress(line(b"squeezed", 72, 700)), {"Filter": "/FlateDecode"}))
+    b.objects[ref.num]["Contents"] = contents_ref
     doc = glyphline.open(b.build())
     assert text_of(doc.page(0)) == "squeezed"
-    contents = doc._reader.pages[0]["/Contents"].get_object()
-    assert contents.decoded_self is None
-    assert contents.get_data() == line(b"squeezed", 72, 700)
+    assert (0, contents_ref.num) not in doc._reader.resolved_objects
+    assert doc._reader.pages[0]["/Contents"].get_object().get_data() == line(b"squeezed", 72, 700)
+
+
+def test_a_content_stream_shared_by_pages_is_charged_to_the_byte_budget_once():
+    # forgotten after the first page and read again for the second: still one stream
+    b = PdfBuilder()
+    font = mono_font(b)
+    shared = b.add(Stream(line(b"twice", 72, 700)))
+    for _ in range(2):
+        page = b.page(b"", fonts={"F1": font})
+        b.objects[page.num]["Contents"] = shared
+    doc = glyphline.open(b.build())
+    assert [text_of(doc.page(i)) for i in range(2)] == ["twice", "twice"]
+    assert doc._budget.bytes_used == len(line(b"twice", 72, 700))
 
 
 def test_an_update_reusing_the_number_of_an_older_cross_reference_stream_is_read():
