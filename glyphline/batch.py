@@ -571,8 +571,7 @@ def write_shards_on_dask(client, paths: Iterable[str], folder: str, output_forma
         try:
             yield from client.submit(convert_to_shard, [path], target, output_format, pure=False, **arguments).result()
         except KilledWorker as exc:
-            record = _empty_record(path)
-            record.update(status=WORKER_DIED, error=_short(exc))
+            record = _worker_died(path, exc)
             client.submit(write_shard, [record], target, output_format, pure=False).result()
             yield {name: record[name] for name in SUMMARY_FIELDS}
 
