@@ -9,7 +9,7 @@ def run() -> None:
     # start-up allocates ~10⁵ objects that all live as long as the process: collecting them is
     # wasted work, and frozen they are never scanned again by the collections during extraction
     gc.disable()
-    _import_pypdf_without_pillow()
+    _import_pypdf_reading_half()
     from .cli import main
 
     gc.freeze()
@@ -25,19 +25,14 @@ def run() -> None:
     os._exit(code)
 
 
-def _import_pypdf_without_pillow() -> None:
-    """Import pypdf with Pillow hidden. pypdf's package imports PIL.Image on start when Pillow
-    is installed (~70 M instructions, a third of a small file's run) for ImageFile.replace
-    alone, which this process never calls; its image decoding imports Pillow when asked."""
-    if "pypdf" in sys.modules or "PIL" in sys.modules:
-        return
-    sys.modules["PIL"] = None   # `import PIL` raises ImportError: pypdf starts as without Pillow
+def _import_pypdf_reading_half() -> None:
+    """pypdf's reading modules without its package __init__ (writer, Pillow: glyphline._pypdf_reading)."""
+    from ._pypdf_reading import import_reading_half
+
     try:
-        import pypdf  # noqa: F401
+        import_reading_half()
     except ImportError:
         pass        # glyphline.document reports a missing pypdf as it always does
-    finally:
-        del sys.modules["PIL"]
 
 
 if __name__ == "__main__":

@@ -592,7 +592,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
     if not _looks_like_pdf(data):
         raise NotAPDF("this is not a PDF file (no %PDF header and no PDF objects)")
     warnings: list[str] = []
-    from pypdf import PdfReader
+    from pypdf._reader import PdfReader   # not `from pypdf`: the command line's pypdf may be deferred (_pypdf_reading)
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
     filters.install()

@@ -54,3 +54,48 @@ def test_a_mac_expert_font_builds_its_table_on_first_use(tmp_path):
     out = built_tables_after(pdf)
     assert out["text"].strip() == "ff"   # the ligature, spelled out by layout (0x56 is "V" in other encodings)
     assert out["mac_expert"] == 1
+
+
+def command_line_run(pdf: Path, then: str = "") -> dict:
+    """The command line's start (glyphline.__main__) on one file, then `then`; what it imported."""
+    return fresh_process(f"""
+        import json, sys
+        from glyphline.__main__ import _import_pypdf_reading_half
+        _import_pypdf_reading_half()
+        from glyphline.cli import main
+        code = main([{str(pdf)!r}, "-o", {str(pdf.with_suffix(".txt"))!r}, "--quiet"])
+        out = {{"code": code, "modules": sorted(sys.modules)}}
+        {textwrap.indent(textwrap.dedent(then), " " * 8).strip()}
+        print(json.dumps(out))
+    """)
+
+
+def test_the_command_line_reads_without_pypdfs_writer_or_pillow(tmp_path):
+    pdf = tmp_path / "plain.pdf"
+    pdf.write_bytes(simple_page_pdf(b"plain words"))
+    out = command_line_run(pdf)
+    assert out["code"] == 0
+    assert pdf.with_suffix(".txt").read_text(encoding="utf-8").strip() == "plain words"
+    assert "pypdf._reader" in out["modules"]
+    for unneeded in ("pypdf._writer", "pypdf.pagerange", "pypdf.papersizes", "pypdf.generic._appearance_stream", "PIL"):
+        assert unneeded not in out["modules"], unneeded
+
+
+def test_pypdf_imported_after_the_command_lines_start_is_the_whole_package(tmp_path):
+    pdf = tmp_path / "plain.pdf"
+    pdf.write_bytes(simple_page_pdf(b"plain words"))
+    out = command_line_run(pdf, then="""
+        import pypdf
+        from pypdf import PdfWriter, PageRange
+        out["missing"] = [name for name in pypdf.__all__ if not hasattr(pypdf, name)]
+        out["writer"] = PdfWriter.__module__
+        out["same_reader"] = pypdf.PdfReader is sys.modules["pypdf._reader"].PdfReader
+        out["version"] = pypdf.__version__
+        out["plain_module"] = type(pypdf).__name__
+    """)
+    assert out["code"] == 0
+    assert out["missing"] == []
+    assert out["writer"] == "pypdf._writer"
+    assert out["same_reader"] is True
+    assert out["version"]
+    assert out["plain_module"] == "module"
