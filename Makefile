@@ -83,9 +83,11 @@ bench-deps: $(STAMP)
 	@test -f .cache/node/node_modules/pdfjs-dist/package.json || npm install --prefix .cache/node --no-audit --no-fund --omit=optional pdfjs-dist@5.6.205
 
 # an editable install has no bytecode, and with PYTHONDONTWRITEBYTECODE set every glyphline
-# process compiles the whole engine again (~0.1 s a process): compile it, as `pip install` does
+# process compiles the whole engine again (~0.1 s a process): compile it, as `pip install` does;
+# and the methods its dataclasses write (glyphline/_record_code.py), as a first run would
 bytecode:
 	$(VPY) -m compileall -q glyphline
+	$(VPY) -m glyphline._record_code
 
 bench: bench-deps bytecode
 	$(VPY) bench/quality.py

@@ -99,3 +99,28 @@ def test_pypdf_imported_after_the_command_lines_start_is_the_whole_package(tmp_p
     assert out["same_reader"] is True
     assert out["version"]
     assert out["plain_module"] == "module"
+
+
+def test_the_command_lines_start_compiles_no_record_methods_once_the_table_is_written(tmp_path):
+    """`python -m glyphline._record_code` (make bytecode) writes what the start and a first page
+    compile; a command line's run then takes every dataclass and NamedTuple method from it."""
+    prefix = ["-X", f"pycache_prefix={tmp_path / 'bytecode'}"]
+    written = subprocess.run([sys.executable, *prefix, "-m", "glyphline._record_code"], capture_output=True,
+                             text=True, timeout=120, cwd=REPO)
+    assert written.returncode == 0, written.stderr
+    pdf = tmp_path / "plain.pdf"
+    pdf.write_bytes(simple_page_pdf(b"plain words"))
+    code = textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(REPO)!r})
+        from glyphline.__main__ import import_start_up
+        from glyphline._record_code import precompiled
+        with precompiled() as learnt:
+            code = import_start_up()([{str(pdf)!r}, "-o", {str(tmp_path / 'out.txt')!r}, "--quiet"])
+        print(json.dumps({{"code": code, "compiled": [key[0][:80] for key in learnt]}}))
+    """)
+    done = subprocess.run([sys.executable, *prefix, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["code"] == 0 and (tmp_path / "out.txt").read_text(encoding="utf-8").strip() == "plain words"
+    assert out["compiled"] == []
