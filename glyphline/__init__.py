@@ -7,7 +7,6 @@
 from . import _lazy_crypto
 from .errors import BudgetExceeded, DamagedPDF, GlyphlineError, NotAPDF, PasswordRequired
 from .glyph import Glyph
-from .limits import Limits
 
 __version__ = "0.1.0"
 
@@ -21,8 +20,9 @@ __all__ = [
     "OcrEngine", "OcrWord", "PageImage",
 ]
 
-# loaded on first use: `import glyphline` stays light (pypdf and the layout stages weigh ~0.2 s)
-_LAZY = {"open": "document", "Document": "document", "Page": "document",
+# loaded on first use: `import glyphline` stays light (pypdf and the layout stages weigh ~0.2 s;
+# Limits, a dataclass, would import dataclasses and inspect, half of what is left)
+_LAZY = {"Limits": "limits", "open": "document", "Document": "document", "Page": "document",
          "extract_text": "extract", "iter_pages": "extract", "Result": "extract", "PageResult": "extract",
          "ExtractOptions": "options", "OutputMode": "options",
          "OcrEngine": "content.ocr", "OcrWord": "content.ocr", "PageImage": "images"}

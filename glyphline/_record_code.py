@@ -4,8 +4,8 @@ beside the package's bytecode, as Python keeps a module's.
 On CPython 3.11 each @dataclass writes its __init__, __repr__ and __eq__ (a frozen one also
 __setattr__, __delattr__, __hash__) as source text and compiles each with exec; namedtuple
 compiles its __new__, and typing.NamedTuple each string annotation. The command line's start
-makes ~60 such classes (glyphline's, pypdf's, the standard library's): ~75 M instructions of
-parsing and compiling, an eighth of a one-page file's process, the same text every time.
+and first page compile ~200 such texts (for glyphline's, pypdf's, the standard library's classes): ~115 M
+instructions of parsing and compiling, a fifth of a one-page file's process, the same text every time.
 
 `precompiled()` (around the command line's imports, glyphline.__main__) hands those three
 callers a compile that looks the source up in a table of code objects read from
@@ -30,7 +30,7 @@ from types import CodeType
 # its own global of that name
 CALLERS = (("dataclasses", "exec"), ("collections", "eval"), ("typing", "compile"))
 CACHE_NAME = "records"
-MAX_ENTRIES = 20_000   # far more than the command line makes (~600): a table grown past it by old entries starts afresh
+MAX_ENTRIES = 20_000   # far more than the command line makes (~200): a table grown past it by old entries starts afresh
 
 
 def cache_path():

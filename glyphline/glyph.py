@@ -5,8 +5,7 @@ visible box (CropBox ∩ MediaBox) with /Rotate applied, x growing to the right 
 DOWN the page, exactly as a viewer shows it. A horizontal left-to-right glyph has
 direction (1, 0); text rotated 90° counter-clockwise on the page has direction (0, -1).
 """
-from __future__ import annotations
-
+# no `from __future__ import annotations`: typing.NamedTuple compiles each string annotation (Glyph's 14, every process)
 from collections.abc import Iterable
 from typing import NamedTuple
 

@@ -124,3 +124,16 @@ def test_the_command_lines_start_compiles_no_record_methods_once_the_table_is_wr
     out = json.loads(done.stdout)
     assert out["code"] == 0 and (tmp_path / "out.txt").read_text(encoding="utf-8").strip() == "plain words"
     assert out["compiled"] == []
+
+
+def test_import_glyphline_loads_no_engine_stage_nor_dataclasses():
+    out = fresh_process("""
+        import json, sys
+        import glyphline
+        before = sorted(sys.modules)
+        limits = glyphline.Limits   # a lazy name loads its module on first use
+        print(json.dumps({"before": before, "limits": limits.__module__}))
+    """)
+    for unneeded in ("dataclasses", "inspect", "pypdf", "glyphline.limits", "glyphline.document", "glyphline.layout"):
+        assert unneeded not in out["before"], unneeded
+    assert out["limits"] == "glyphline.limits"
