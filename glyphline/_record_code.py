@@ -26,9 +26,10 @@ import sys
 from contextlib import contextmanager
 from types import CodeType
 
-# (module, the builtin it calls with source text); a module is left alone when it already has
-# its own global of that name
-CALLERS = (("dataclasses", "exec"), ("collections", "eval"), ("typing", "compile"))
+# (module, the builtin it calls with source text), in import order: importing dataclasses makes
+# inspect's namedtuples, so collections is served first; a module is left alone when it
+# already has its own global of that name
+CALLERS = (("collections", "eval"), ("typing", "compile"), ("dataclasses", "exec"))
 CACHE_NAME = "records"
 MAX_ENTRIES = 20_000   # far more than the command line makes (~200): a table grown past it by old entries starts afresh
 
