@@ -11,7 +11,7 @@ def run() -> None:
     gc.disable()
     from ._record_code import precompiled
 
-    # the methods dataclasses and NamedTuples write, compiled once (~115 M instructions a start)
+    # the methods dataclasses and NamedTuples write and the regexes, compiled once (~170 M instructions a start)
     with precompiled():
         main = import_start_up()
         gc.freeze()

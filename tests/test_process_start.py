@@ -117,7 +117,7 @@ def test_the_command_lines_start_compiles_no_record_methods_once_the_table_is_wr
         from glyphline._record_code import precompiled
         with precompiled() as learnt:
             code = import_start_up()([{str(pdf)!r}, "-o", {str(tmp_path / 'out.txt')!r}, "--quiet"])
-        print(json.dumps({{"code": code, "compiled": [key[0][:80] for key in learnt]}}))
+        print(json.dumps({{"code": code, "compiled": [repr(key[0][:80]) for key in learnt]}}))
     """)
     done = subprocess.run([sys.executable, *prefix, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert done.returncode == 0, done.stderr

@@ -81,3 +81,36 @@ def test_nothing_is_written_where_python_writes_no_bytecode(tmp_path):
     assert not Path(seen["table"]).exists()
     seen = fresh_process("sys.dont_write_bytecode = False\n" + script, tmp_path)
     assert Path(seen["table"]).is_file()
+
+
+REGEXES = """
+    import re
+    from re import _compiler
+    from glyphline._record_code import precompiled
+    real = _compiler.compile
+    sources = [(r"(?P<word>[a-z]+)\\s+(?P<num>\\d+)", 0), (rb"/([^\\s/]+)\\s+Tf", 0),
+               (r"bold|italic|-bd\\b", re.IGNORECASE), (r"(?x) a  b # spaced", 0)]
+    with precompiled(write=True) as learnt:
+        made = [_compiler.compile(pattern, int(flags)) for pattern, flags in sources]
+    fresh = [real(pattern, int(flags)) for pattern, flags in sources]
+    match = made[0].match("abc 12")
+    seen = {"learnt": sum(1 for key in learnt if key[1] == "<regex>"),
+            "equal": [a == b for a, b in zip(made, fresh)],
+            "groups": [p.groupindex == q.groupindex and p.groups == q.groups and p.flags == q.flags
+                       for p, q in zip(made, fresh)],
+            "named": [match.group("word"), match.group("num")] if match else None,
+            "bytes": made[1].search(b"BT /F1 Tf").group(1).decode(),
+            "restored": _compiler.compile is real}
+"""
+
+
+def test_regexes_made_from_the_table_are_the_regexes_compiled_afresh(tmp_path):
+    first = fresh_process(REGEXES, tmp_path)
+    second = fresh_process(REGEXES, tmp_path)
+    assert first["learnt"] >= 4 and second["learnt"] == 0   # (and the regexes of modules the block imports)
+    for seen in (first, second):
+        assert seen["equal"] == [True] * 4          # Pattern equality compares the compiled code
+        assert seen["groups"] == [True] * 4
+        assert seen["named"] == ["abc", "12"]
+        assert seen["bytes"] == "F1"
+        assert seen["restored"] is True
