@@ -47,8 +47,11 @@ def _page(rng: random.Random, plain: bool = False, accents: bool = True) -> list
             glyphs.append(g)
             if rng.random() < 0.05 and not plain:   # a fake-bold copy
                 glyphs.append(g._replace(x=g.x + 0.3, end_x=g.end_x + 0.3))
-            # kerning, word gaps, a gutter, and a step back over the glyphs before (text drawn over text)
+            # kerning, word gaps, a gutter, a step back over the glyphs before (text drawn over text),
+            # and a pen a hair off (within words.SPACE_PEN_EM: a space there still starts at the pen)
             x += advance + rng.choice([0.0, 0.0, -0.2, 0.5, 2.5, 4.0, 15.0, -7.0])
+            if not plain and rng.random() < 0.05:
+                x += rng.choice([0.004, -0.004])
         y += rng.choice([12.0, 14.0, 0.0, 3.0, 40.0])
     if rng.random() < 0.3 and not plain:   # a piece drawn out of order
         k = rng.randrange(len(glyphs))
@@ -182,3 +185,27 @@ def test_a_space_drawn_across_two_letters_is_dropped_with_the_fast_paths_on_and_
     fast, general = _on_and_off(_layout, glyphs)
     assert fast == general
     assert [w.text for b in fast.blocks for line in b.lines for w in line.words] == ["annu"]
+
+
+def test_spaces_off_the_pen_or_in_a_row_are_laid_out_alike_with_the_fast_paths_on_and_off():
+    # the fast path looks closer at a space only when it starts exactly at the pen (or reaches
+    # in): one a hair off it, within SPACE_PEN_EM, or right after another space must still give
+    # the general rules' words
+    def g(text, x, advance=5.0):
+        return Glyph(text, x, 50.0, x + advance, 50.0, advance, 1.0, 0.0, 12.0, 2.5, 10.0, "F")
+    lines = [
+        [g("a", 0.0), g(" ", 5.004, 2.5), g(" ", 7.5, 2.5), g("b", 10.0)],
+        [g("a", 0.0), g(" ", 4.996, 2.5), g(" ", 7.504, 2.5), g("b", 10.004)],
+        [g("a", 0.0), g(" ", 4.2, 2.5), g(" ", 6.7, 2.5), g("b", 9.2)],
+        [g("a", 0.0), g(" ", 5.0, 0.0), g(" ", 5.0, 2.5), g("b", 7.5)],
+    ]
+    for glyphs in lines:
+        fast, general = _on_and_off(_layout, glyphs)
+        assert fast == general
+        assert [w.text for b in fast.blocks for line in b.lines for w in line.words] in (["a", "b"], ["ab"])
+    # a space from another text that starts off the pen, between two letters the next one covers
+    # ("pa|rt"): no word space, though the glyph before does not reach into it
+    glyphs = [g("p", 0.0), g("a", 5.0), g(" ", 10.3, 2.5), g("r", 10.5), g("t", 15.5)]
+    fast, general = _on_and_off(_layout, glyphs)
+    assert fast == general
+    assert [w.text for b in fast.blocks for line in b.lines for w in line.words] == ["part"]
