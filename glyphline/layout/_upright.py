@@ -27,7 +27,7 @@ from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDR
                     box_height_of, overdraws, raised_script, text_unit, text_unit_of)
 from .model import WORD_DEFAULTS, Word, new_word
 from .scripts import FIRST_COMBINING, FIRST_RTL
-from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
+from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_PEN_EM, SPACE_START_INSIDE_SHARE,
                     TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_HEIGHTS, _WHITESPACE,
                     _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
                     _word_spaces, build_words, leading_mark, words_at_breaks)
@@ -372,8 +372,15 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             spaced = [g > typical + limit or g > cap for g in gaps]
             if not _overlong_word(texts, spaced):
                 breaks = spaced
-    if top_char >= FIRST_COMBINING or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
+    if top_char >= FIRST_COMBINING:   # top_char: max(line_text)
         _script_breaks(texts, breaks, gaps, cap)
+    else:   # no CJK or cluster: only the whitespace glyphs break, on both sides (_script_breaks)
+        last = n - 1
+        for k in _spaces(texts, line_text):
+            if k:
+                breaks[k - 1] = True
+            if k < last:
+                breaks[k] = True
     mark = leading_mark(glyphs)
     if mark:
         breaks[mark - 1] = True
@@ -456,24 +463,38 @@ def _covered_space(texts, line_text: str, starts: list[float], ends: list[float]
     words.SPACE_COVERED_SHARE)? In such a line no glyph before a whitespace glyph reaches
     further into it than the glyph next to it: look closer only when that one reaches in far
     enough, or when it starts elsewhere than that one's pen left off."""
-    if len(line_text) == len(texts):   # one character per glyph: offsets are indices
-        spaces = [m.start() for m in _WHITESPACE.finditer(line_text)]
-    else:
-        spaces = [i for i, t in enumerate(texts) if t.isspace()]
     inside = SPACE_START_INSIDE_SHARE
-    for k in spaces:
+    for k in _spaces(texts, line_text):
         if k == 0:
-            if texts[0].isspace() and _no_word_space(texts, starts, ends, 0, glyphs):
+            if _no_word_space(texts, starts, ends, 0, glyphs):
                 return True
             continue
-        if not texts[k].isspace():
-            continue
         s0 = starts[k]
-        reach = inside * (ends[k] - s0)
-        if (reach <= 0.0 or ends[k - 1] - s0 >= reach or s0 != starts[k - 1] + glyphs[k - 1].advance) \
-                and _no_word_space(texts, starts, ends, k, glyphs):
+        s1 = ends[k]
+        reach = inside * (s1 - s0)
+        e = ends[k - 1]
+        if s1 - s0 > 0.0 and not texts[k - 1].isspace():
+            p0 = starts[k - 1]
+            before = glyphs[k - 1]
+            if s0 == p0 + before.advance and e - s0 < reach and reach > 0.0:
+                continue
+            # _no_word_space's usual answer, inline: little of it lies on the glyph before it,
+            # and it starts where that glyph's pen movement ended
+            if ((s1 if s1 < e else e) - (s0 if s0 > p0 else p0) < reach
+                    and abs(s0 - (p0 + before.advance)) <= SPACE_PEN_EM * glyphs[k].size):
+                continue
+        elif reach > 0.0 and e - s0 < reach and s0 == starts[k - 1] + glyphs[k - 1].advance:
+            continue
+        if _no_word_space(texts, starts, ends, k, glyphs):
             return True
     return False
+
+
+def _spaces(texts, line_text: str) -> list[int]:
+    """The indices of a line's whitespace glyphs (line_text: its texts joined)."""
+    if len(line_text) == len(texts):   # one character per glyph (clean_glyph_text leaves no empty text): offsets are indices
+        return [m.start() for m in _WHITESPACE.finditer(line_text)]
+    return [i for i, t in enumerate(texts) if t.isspace()]
 
 
 def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], columns: UprightColumns,
