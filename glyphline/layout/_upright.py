@@ -26,7 +26,7 @@ from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDR
                     SEGMENT_GAP_EM, Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height,
                     box_height_of, overdraws, raised_script, text_unit, text_unit_of)
 from .model import WORD_DEFAULTS, Word, new_word
-from .scripts import FIRST_COMBINING, FIRST_RTL
+from .scripts import FIRST_COMBINING, FIRST_RTL, SOFT_HYPHEN
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_PEN_EM, SPACE_START_INSIDE_SHARE,
                     TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_HEIGHTS, _WHITESPACE,
                     _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
@@ -441,6 +441,12 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     return words
 
 
+def _settled_uniform(words: list[Word], line_text: str) -> list[Word]:
+    """words._settled for the words of _uniform_words, none of them empty: only settling soft
+    hyphens can empty one."""
+    return _settled(words, line_text) if SOFT_HYPHEN in line_text else words
+
+
 def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
                base_rtl: bool | None, columns) -> list[Word] | None:
     """build_words for a line in one font whose advance ends come in order along it and whose
@@ -458,8 +464,8 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
     breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
     if (top_char < FIRST_RTL and descents.count(descents[0]) == n
             and dys.count(0.0) == n and min(dxs) > 0.0):
-        return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
-                        line_text)
+        return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
+                                line_text)
     return words_at_breaks(glyphs, breaks, line_text, base_rtl)
 
 
@@ -513,8 +519,8 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         if top_char < FIRST_RTL and not (_WHITESPACE.search(line_text) is not None
                                         and _covered_space(texts, line_text, starts, ends, glyphs)):
             breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char)
-            return _settled(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
-                                           columns.end_xs, columns.fonts, columns.flags), line_text)
+            return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
+                                                   columns.end_xs, columns.fonts, columns.flags), line_text)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 
