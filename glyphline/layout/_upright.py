@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import compress, repeat
-from operator import and_, eq, ge, le, lt, mul, ne, not_, sub
+from operator import eq, lt, mul, ne, sub
 from typing import NamedTuple
 
 from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
@@ -149,20 +149,15 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         run_sizes += [m[1]] * (b - a)
     # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
     tol, back, gap = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
-    # candidates first, in whole-list operations: a glyph on the baseline before it whose step
-    # lies within the limits of the page's smallest run size continues its run whatever its font
-    smallest = min(run_sizes)
-    steps = list(map(sub, xs[1:], ends))
-    candidates = list(compress(range(1, n), map(not_, map(and_, map(eq, ys[1:], ys), map(
-        and_, map(ge, steps, repeat(back * smallest)), map(le, steps, repeat(gap * smallest)))))))
     if changes:
-        cuts = [i for i in candidates
-                if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= tol * max(units[i], units[i - 1]))
-                        and back * run_sizes[i] <= steps[i - 1] <= gap * min(run_sizes[i], run_sizes[i - 1]))]
+        cuts = [i for i, v, pv, h, ph, u, pe, size, ps
+                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
+                if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
+                        and back * size <= u - pe <= gap * (size if size < ps else ps))]
     else:   # one font on the page: the same limits for every glyph
         across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
-        cuts = [i for i in candidates
-                if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= across) and low <= steps[i - 1] <= high)]
+        cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
+                if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
     # the glyphs that repeat one of the two before them close by (fake bold), if any
     repeats = _close_repeats(texts, xs, ys, ends, sizes)
     # a glyph drawn back over the glyphs before it, repeating neither, starts a run (_stream_runs)
