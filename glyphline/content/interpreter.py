@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import struct
-from operator import itemgetter
 from typing import NamedTuple
 
 from ..errors import BudgetExceeded
@@ -39,8 +38,6 @@ CLIP_MARGIN_EM = 0.1
 SIDEWAYS_RUN_RATIO = 2.0        # a vertical-font run stepping this much more across than down is a line
 _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/nan fail the test too)
 _EVERYWHERE = (-math.inf, -math.inf, math.inf, math.inf)   # the clip window of a page shown unclipped
-CLIP_BOUNDS_MIN_GLYPHS = 8      # from this many glyphs emit() first tests their columns' bounds (cheaper than glyph by glyph)
-_X, _Y, _END_X, _END_Y = (itemgetter(i) for i in (1, 2, 3, 4))   # Glyph.x, .y, .end_x, .end_y
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
 MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
 # The fast paths (placement tables, show()'s level baselines, op_show_run) on; False sends every
@@ -1053,17 +1050,6 @@ class _Interpreter:
                         return len(glyphs)
                 kept = [g for g in glyphs if x0 <= (g[1] + g[3]) * 0.5 + centre_x <= x1]
         else:
-            if len(glyphs) >= CLIP_BOUNDS_MIN_GLYPHS:
-                # the centre test is monotonic in each coordinate: the columns' extremes bound every
-                # glyph's centre, and a text whose bounds lie inside needs no test per glyph
-                xs, end_xs = list(map(_X, glyphs)), list(map(_END_X, glyphs))
-                ys, end_ys = list(map(_Y, glyphs)), list(map(_END_Y, glyphs))
-                if (x0 <= (min(xs) + min(end_xs)) * 0.5 + centre_x and (max(xs) + max(end_xs)) * 0.5 + centre_x <= x1
-                        and y0 <= (min(ys) + min(end_ys)) * 0.5 + centre_y
-                        and (max(ys) + max(end_ys)) * 0.5 + centre_y <= y1
-                        and math.isfinite(sum(xs) + sum(end_xs) + sum(ys) + sum(end_ys))):   # (no NaN hid from min/max)
-                    self.out.extend(glyphs)
-                    return len(glyphs)
             kept = [g for g in glyphs
                     if x0 <= (g[1] + g[3]) * 0.5 + centre_x <= x1 and y0 <= (g[2] + g[4]) * 0.5 + centre_y <= y1]
         if len(kept) != len(glyphs) and self.env.dropped is not None:
