@@ -127,7 +127,7 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in flag_set):
         return None
     # a zero or negative advance: the glyph is a point
-    ends = [u if end < u else end for end, u in zip(end_xs, xs)]
+    ends = [u if end < u else end for end, u in zip(end_xs, xs)] if any(map(lt, end_xs, xs)) else list(end_xs)
     # metrics per run of one font (where height, size or descent changes), not per glyph
     if heights.count(heights[0]) == n and sizes.count(sizes[0]) == n \
             and descents.count(descents[0]) == n:
