@@ -633,15 +633,16 @@ class _Interpreter:
         whole = level and placements is not None and span is None
         pen_low = pen_high = x
         try:
-            if charged and code_bytes == 1:
-                # the usual text (a simple font on a level baseline, charged whole, no /ActualText):
-                # the loop below without its per-string and per-glyph tests
+            if charged:
+                # the usual text (level baseline, read through the table, charged whole, no
+                # /ActualText): the loop below without its per-string and per-glyph tests
+                one_byte = code_bytes == 1
                 for item in items:
                     kind = item.__class__
                     if kind is bytes:
                         if x < pen_low:
                             pen_low = x
-                        for code in item:
+                        for code in (item if one_byte else _codes(item, 2)):
                             text, width_x, _, move, move_x, _, advance = placements[code]
                             if text:
                                 place_glyph(new(Glyph, (text, x, y, x + width_x, y, advance,
