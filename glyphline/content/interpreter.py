@@ -265,7 +265,7 @@ class _Interpreter:
         self.twins: dict = {}             # id(vertical glyph) → the same glyph read horizontally
         self.resources = None
         self.font_cache: dict = {}
-        self.placements: dict = {}        # (font, text state) → code → placement (see placement_table)
+        self.placements: dict = env.placements   # (font, text state) → code → placement (see placement_table)
         self.warned: set = set()
         self.handlers = {
             b"Tj": (self.op_show, 1),
