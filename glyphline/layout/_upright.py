@@ -27,9 +27,9 @@ from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDR
                     box_height_of, overdraws, raised_script, text_unit, text_unit_of)
 from .model import WORD_DEFAULTS, Word, new_word
 from .scripts import FIRST_COMBINING, FIRST_RTL, SOFT_HYPHEN
-from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_PEN_EM, SPACE_START_INSIDE_SHARE,
-                    TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_HEIGHTS, _WHITESPACE,
-                    _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
+from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_COVERED_SHARE, SPACE_PEN_EM,
+                    SPACE_START_INSIDE_SHARE, TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM,
+                    WORD_GAP_HEIGHTS, _WHITESPACE, _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
                     _word_spaces, build_words, leading_mark, words_at_breaks)
 
 # The switch: True takes the fast paths where they apply, False lays every page out by the
@@ -470,6 +470,7 @@ def _covered_space(texts, line_text: str, starts: list[float], ends: list[float]
     further into it than the glyph next to it: look closer only when that one reaches in far
     enough, or when it starts elsewhere than that one's pen left off."""
     inside = SPACE_START_INSIDE_SHARE
+    n = len(texts)
     for k in _spaces(texts, line_text):
         if k == 0:
             if _no_word_space(texts, starts, ends, 0, glyphs):
@@ -477,18 +478,30 @@ def _covered_space(texts, line_text: str, starts: list[float], ends: list[float]
             continue
         s0 = starts[k]
         s1 = ends[k]
-        reach = inside * (s1 - s0)
+        width = s1 - s0
+        reach = inside * width
         e = ends[k - 1]
-        if s1 - s0 > 0.0 and not texts[k - 1].isspace():
+        if width > 0.0 and not texts[k - 1].isspace():
             p0 = starts[k - 1]
             before = glyphs[k - 1]
             if s0 == p0 + before.advance and e - s0 < reach and reach > 0.0:
                 continue
-            # _no_word_space's usual answer, inline: little of it lies on the glyph before it,
-            # and it starts where that glyph's pen movement ended
-            if ((s1 if s1 < e else e) - (s0 if s0 > p0 else p0) < reach
-                    and abs(s0 - (p0 + before.advance)) <= SPACE_PEN_EM * glyphs[k].size):
+            # _no_word_space for this usual case, inline: it is a word space when little of it
+            # lies on the glyph before it and it starts where that glyph's pen movement ended,
+            # else when the glyphs on both sides cover less than SPACE_COVERED_SHARE of it
+            covered = (s1 if s1 < e else e) - (s0 if s0 > p0 else p0)
+            if covered < reach and abs(s0 - (p0 + before.advance)) <= SPACE_PEN_EM * glyphs[k].size:
                 continue
+            q = k + 1
+            while q < n and texts[q].isspace():
+                q += 1
+            if q < n:
+                after = (s1 if s1 < ends[q] else ends[q]) - (s0 if s0 > starts[q] else starts[q])
+                if after > 0.0:
+                    covered += after
+            if covered >= SPACE_COVERED_SHARE * width:
+                return True
+            continue
         elif reach > 0.0 and e - s0 < reach and s0 == starts[k - 1] + glyphs[k - 1].advance:
             continue
         if _no_word_space(texts, starts, ends, k, glyphs):
