@@ -350,7 +350,8 @@ def _may_repeat(texts: list[str], xs: list[float], ys: list[float], ends: list[f
 
 
 def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
-                    texts: tuple[str, ...], line_text: str, top_char: str) -> list[bool]:
+                    texts: tuple[str, ...], line_text: str, top_char: str,
+                    spaces: list[int] | None = None) -> list[bool]:
     """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
     come in order along it (the furthest end is the previous glyph's): the same rules, with
     the gaps and their limit computed in whole-list operations rather than glyph by glyph."""
@@ -376,7 +377,7 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         _script_breaks(texts, breaks, gaps, cap)
     else:   # no CJK or cluster: only the whitespace glyphs break, on both sides (_script_breaks)
         last = n - 1
-        for k in _spaces(texts, line_text):
+        for k in (_spaces(texts, line_text) if spaces is None else spaces):
             if k:
                 breaks[k - 1] = True
             if k < last:
@@ -464,14 +465,15 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
     return words_at_breaks(glyphs, breaks, line_text, base_rtl)
 
 
-def _covered_space(texts, line_text: str, starts: list[float], ends: list[float], glyphs: list[Glyph]) -> bool:
+def _covered_space(texts, spaces: list[int], starts: list[float], ends: list[float],
+                   glyphs: list[Glyph]) -> bool:
     """Is some whitespace glyph of a line whose starts and ends both ascend no word space (see
     words.SPACE_COVERED_SHARE)? In such a line no glyph before a whitespace glyph reaches
     further into it than the glyph next to it: look closer only when that one reaches in far
-    enough, or when it starts elsewhere than that one's pen left off."""
+    enough, or when it starts elsewhere than that one's pen left off. `spaces`: their indices (_spaces)."""
     inside = SPACE_START_INSIDE_SHARE
     n = len(texts)
-    for k in _spaces(texts, line_text):
+    for k in spaces:
         if k == 0:
             if _no_word_space(texts, starts, ends, 0, glyphs):
                 return True
@@ -524,9 +526,11 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
         line_text = "".join(texts)
         top_char = max(line_text)
-        if top_char < FIRST_RTL and not (_WHITESPACE.search(line_text) is not None
-                                        and _covered_space(texts, line_text, starts, ends, glyphs)):
-            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char)
+        if top_char >= FIRST_RTL:
+            return build_words(glyphs, starts, ends, base_rtl=base_rtl)
+        spaces = _spaces(texts, line_text) if _WHITESPACE.search(line_text) is not None else []
+        if not (spaces and _covered_space(texts, spaces, starts, ends, glyphs)):
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char, spaces)
             return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
                                                    columns.end_xs, columns.fonts, columns.flags), line_text)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
