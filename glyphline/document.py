@@ -365,6 +365,7 @@ class Document:
         self._recognised: dict[int, Page] = {}   # pages read by OCR stay alive: recognising one again would cost seconds
         self._fonts = FontCache(limits, self._read_stream)
         self._font_reports: dict = {}   # font key → filter failures met loading it, told on every page using it
+        self._placements: dict = {}     # the interpreter's placement tables, shared by the pages (fonts are cached too)
         self.metadata = self._read_metadata()
         self._structure: tuple | None = None   # (Structure or None,) once read
 
@@ -474,7 +475,7 @@ class Document:
             read_stream=self._read_stream, clip=(0.0, 0.0, page.width, page.height),
             keep_outside=self.keep_outside, warnings=warnings, optional_content=self._optional_content(),
             dropped=DropLog(self.limits.dropped_glyphs_listed) if self.inspect else None,
-            drawing=_page_drawing(self.limits) if self.paths else None,
+            drawing=_page_drawing(self.limits) if self.paths else None, placements=self._placements,
         )
         with _collect_pypdf_warnings(warnings), fewer_collections(), filters.reporting(report):
             source_input = PageInput(

@@ -37,3 +37,6 @@ class PageEnv:
     # a glyphline.content.paths.PageDrawing to fill with the page's rules and marks (structured outputs); None: paths are skipped
     drawing: Any = None
     ocr: Any = None                  # the page's OCR report (glyphline.content.ocr.OcrReport) when it was recognised
+    # (font, text state) → code → placement (interpreter.placement_table): the document passes its
+    # own, so pages set in the same fonts and sizes place each code once
+    placements: dict = field(default_factory=dict)

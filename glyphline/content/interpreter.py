@@ -265,7 +265,7 @@ class _Interpreter:
         self.twins: dict = {}             # id(vertical glyph) → the same glyph read horizontally
         self.resources = None
         self.font_cache: dict = {}
-        self.placements: dict = {}        # (font, text state) → code → placement (see placement_table)
+        self.placements: dict = env.placements   # (font, text state) → code → placement (see placement_table)
         self.warned: set = set()
         self.handlers = {
             b"Tj": (self.op_show, 1),
@@ -633,6 +633,40 @@ class _Interpreter:
         whole = level and placements is not None and span is None
         pen_low = pen_high = x
         try:
+            if charged:
+                # the usual text (level baseline, read through the table, charged whole, no
+                # /ActualText): the loop below without its per-string and per-glyph tests
+                one_byte = code_bytes == 1
+                for item in items:
+                    kind = item.__class__
+                    if kind is bytes:
+                        if x < pen_low:
+                            pen_low = x
+                        for code in (item if one_byte else _codes(item, 2)):
+                            text, width_x, _, move, move_x, _, advance = placements[code]
+                            if text:
+                                place_glyph(new(Glyph, (text, x, y, x + width_x, y, advance,
+                                                        dx, dy, height, descent, em, name, flags, mcid)))
+                            elif text is None:
+                                undecodable += 1
+                            pen += move
+                            x += move_x
+                        if x > pen_high:
+                            pen_high = x
+                    elif kind is int or kind is float:
+                        shift = -item * THOUSANDTH * scale
+                        pen += shift
+                        x += shift * a
+                    elif kind is tuple:              # (a text run is never level: as below, for safety)
+                        if line is None:
+                            te, tf = self.tlm[4:]
+                        move_x, move_y = item
+                        te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                        line = True
+                        pen = 0.0
+                        x = te * ca + tf * cc + ce + rise_x
+                        y = te * cb + tf * cd + cf + rise_y
+                items = ()                           # all shown
             for item in items:
                 if item.__class__ is not bytes:
                     if item.__class__ is int or item.__class__ is float:

@@ -20,7 +20,7 @@ from ..glyph import VERTICAL, DropLog, Glyph
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text
 from .lines import HORIZONTAL, Segment, build_segments
-from .model import WORD_SIZE, WORD_TEXT, AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
+from .model import WORD_SIZE, WORD_TEXT, WORD_X0, WORD_X1, WORD_Y0, WORD_Y1, AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
 
@@ -431,8 +431,8 @@ def _model_line(t: TextLine, tags: Mapping[int, Tag] | None = None) -> Line:
     first = t.glyphs[0]
     return Line(
         words=words,
-        x0=min([w.x0 for w in words]), y0=min([w.y0 for w in words]),
-        x1=max([w.x1 for w in words]), y1=max([w.y1 for w in words]),
+        x0=min(map(WORD_X0, words)), y0=min(map(WORD_Y0, words)),
+        x1=max(map(WORD_X1, words)), y1=max(map(WORD_Y1, words)),
         dx=first.dx, dy=first.dy, space_after=t.glyphs[-1].text.isspace(),
     )
 

@@ -26,10 +26,10 @@ from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDR
                     SEGMENT_GAP_EM, Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height,
                     box_height_of, overdraws, raised_script, text_unit, text_unit_of)
 from .model import WORD_DEFAULTS, Word, new_word
-from .scripts import FIRST_COMBINING, FIRST_RTL
-from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_START_INSIDE_SHARE,
-                    TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM, WORD_GAP_HEIGHTS, _WHITESPACE,
-                    _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
+from .scripts import FIRST_COMBINING, FIRST_RTL, SOFT_HYPHEN
+from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_COVERED_SHARE, SPACE_PEN_EM,
+                    SPACE_START_INSIDE_SHARE, TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM,
+                    WORD_GAP_HEIGHTS, _WHITESPACE, _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
                     _word_spaces, build_words, leading_mark, words_at_breaks)
 
 # The switch: True takes the fast paths where they apply, False lays every page out by the
@@ -127,7 +127,7 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in flag_set):
         return None
     # a zero or negative advance: the glyph is a point
-    ends = [u if end < u else end for end, u in zip(end_xs, xs)]
+    ends = [u if end < u else end for end, u in zip(end_xs, xs)] if any(map(lt, end_xs, xs)) else list(end_xs)
     # metrics per run of one font (where height, size or descent changes), not per glyph
     if heights.count(heights[0]) == n and sizes.count(sizes[0]) == n \
             and descents.count(descents[0]) == n:
@@ -350,7 +350,8 @@ def _may_repeat(texts: list[str], xs: list[float], ys: list[float], ends: list[f
 
 
 def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
-                    texts: tuple[str, ...], line_text: str, top_char: str) -> list[bool]:
+                    texts: tuple[str, ...], line_text: str, top_char: str,
+                    spaces: list[int] | None = None) -> list[bool]:
     """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
     come in order along it (the furthest end is the previous glyph's): the same rules, with
     the gaps and their limit computed in whole-list operations rather than glyph by glyph."""
@@ -372,8 +373,15 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             spaced = [g > typical + limit or g > cap for g in gaps]
             if not _overlong_word(texts, spaced):
                 breaks = spaced
-    if top_char >= FIRST_COMBINING or _WHITESPACE.search(line_text) is not None:   # top_char: max(line_text)
+    if top_char >= FIRST_COMBINING:   # top_char: max(line_text)
         _script_breaks(texts, breaks, gaps, cap)
+    else:   # no CJK or cluster: only the whitespace glyphs break, on both sides (_script_breaks)
+        last = n - 1
+        for k in (_spaces(texts, line_text) if spaces is None else spaces):
+            if k:
+                breaks[k - 1] = True
+            if k < last:
+                breaks[k] = True
     mark = leading_mark(glyphs)
     if mark:
         breaks[mark - 1] = True
@@ -429,6 +437,12 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     return words
 
 
+def _settled_uniform(words: list[Word], line_text: str) -> list[Word]:
+    """words._settled for the words of _uniform_words, none of them empty: only settling soft
+    hyphens can empty one."""
+    return _settled(words, line_text) if SOFT_HYPHEN in line_text else words
+
+
 def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
                base_rtl: bool | None, columns) -> list[Word] | None:
     """build_words for a line in one font whose advance ends come in order along it and whose
@@ -446,34 +460,62 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
     breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
     if (top_char < FIRST_RTL and descents.count(descents[0]) == n
             and dys.count(0.0) == n and min(dxs) > 0.0):
-        return _settled(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
-                        line_text)
+        return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, xs, ys, end_xs, fonts, flags),
+                                line_text)
     return words_at_breaks(glyphs, breaks, line_text, base_rtl)
 
 
-def _covered_space(texts, line_text: str, starts: list[float], ends: list[float], glyphs: list[Glyph]) -> bool:
+def _covered_space(texts, spaces: list[int], starts: list[float], ends: list[float],
+                   glyphs: list[Glyph]) -> bool:
     """Is some whitespace glyph of a line whose starts and ends both ascend no word space (see
     words.SPACE_COVERED_SHARE)? In such a line no glyph before a whitespace glyph reaches
     further into it than the glyph next to it: look closer only when that one reaches in far
-    enough, or when it starts elsewhere than that one's pen left off."""
-    if len(line_text) == len(texts):   # one character per glyph: offsets are indices
-        spaces = [m.start() for m in _WHITESPACE.finditer(line_text)]
-    else:
-        spaces = [i for i, t in enumerate(texts) if t.isspace()]
+    enough, or when it starts elsewhere than that one's pen left off. `spaces`: their indices (_spaces)."""
     inside = SPACE_START_INSIDE_SHARE
+    n = len(texts)
     for k in spaces:
         if k == 0:
-            if texts[0].isspace() and _no_word_space(texts, starts, ends, 0, glyphs):
+            if _no_word_space(texts, starts, ends, 0, glyphs):
                 return True
             continue
-        if not texts[k].isspace():
-            continue
         s0 = starts[k]
-        reach = inside * (ends[k] - s0)
-        if (reach <= 0.0 or ends[k - 1] - s0 >= reach or s0 != starts[k - 1] + glyphs[k - 1].advance) \
-                and _no_word_space(texts, starts, ends, k, glyphs):
+        s1 = ends[k]
+        width = s1 - s0
+        reach = inside * width
+        e = ends[k - 1]
+        if width > 0.0 and not texts[k - 1].isspace():
+            p0 = starts[k - 1]
+            before = glyphs[k - 1]
+            if s0 == p0 + before.advance and e - s0 < reach and reach > 0.0:
+                continue
+            # _no_word_space for this usual case, inline: it is a word space when little of it
+            # lies on the glyph before it and it starts where that glyph's pen movement ended,
+            # else when the glyphs on both sides cover less than SPACE_COVERED_SHARE of it
+            covered = (s1 if s1 < e else e) - (s0 if s0 > p0 else p0)
+            if covered < reach and abs(s0 - (p0 + before.advance)) <= SPACE_PEN_EM * glyphs[k].size:
+                continue
+            q = k + 1
+            while q < n and texts[q].isspace():
+                q += 1
+            if q < n:
+                after = (s1 if s1 < ends[q] else ends[q]) - (s0 if s0 > starts[q] else starts[q])
+                if after > 0.0:
+                    covered += after
+            if covered >= SPACE_COVERED_SHARE * width:
+                return True
+            continue
+        elif reach > 0.0 and e - s0 < reach and s0 == starts[k - 1] + glyphs[k - 1].advance:
+            continue
+        if _no_word_space(texts, starts, ends, k, glyphs):
             return True
     return False
+
+
+def _spaces(texts, line_text: str) -> list[int]:
+    """The indices of a line's whitespace glyphs (line_text: its texts joined)."""
+    if len(line_text) == len(texts):   # one character per glyph (clean_glyph_text leaves no empty text): offsets are indices
+        return [m.start() for m in _WHITESPACE.finditer(line_text)]
+    return [i for i, t in enumerate(texts) if t.isspace()]
 
 
 def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], columns: UprightColumns,
@@ -484,11 +526,13 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
         line_text = "".join(texts)
         top_char = max(line_text)
-        if top_char < FIRST_RTL and not (_WHITESPACE.search(line_text) is not None
-                                        and _covered_space(texts, line_text, starts, ends, glyphs)):
-            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char)
-            return _settled(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
-                                           columns.end_xs, columns.fonts, columns.flags), line_text)
+        if top_char >= FIRST_RTL:
+            return build_words(glyphs, starts, ends, base_rtl=base_rtl)
+        spaces = _spaces(texts, line_text) if _WHITESPACE.search(line_text) is not None else []
+        if not (spaces and _covered_space(texts, spaces, starts, ends, glyphs)):
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char, spaces)
+            return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
+                                                   columns.end_xs, columns.fonts, columns.flags), line_text)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 

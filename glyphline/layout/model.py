@@ -51,7 +51,8 @@ class Word(NamedTuple):
 
 WORD_TEXT = itemgetter(0)   # Word.text by index: map(WORD_TEXT, words) reads a line's texts in C
 WORD_SIZE = itemgetter(5)   # Word.size by index
-assert Word._fields[0] == "text" and Word._fields[5] == "size"
+WORD_X0, WORD_Y0, WORD_X1, WORD_Y1 = (itemgetter(i) for i in (1, 2, 3, 4))   # a line's box: min(map(WORD_X0, words))
+assert Word._fields[:6] == ("text", "x0", "y0", "x1", "y1", "size")
 
 # The layout's hot loops make a Word as new_word(Word, (text, x0, y0, x1, y1, size, font, flags)
 # + WORD_DEFAULTS): the NamedTuple's own __new__ is a Python call per word (~30,000 a book).

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .blocks import LIST_MARKER, SYMBOL_FONT, TextLine
+from .model import WORD_TEXT
 from .scripts import FIRST_RTL, is_rtl
 
 # Baseline step above this multiple of the median pitch opens a paragraph (seed article 004).
@@ -199,6 +200,8 @@ def _usual_extents(lines: list[TextLine]) -> tuple[dict[int, float], dict[int, f
 
 def _right_to_left(lines: list[TextLine]) -> bool:
     """Are most of the flow's words in a right-to-left script (Hebrew, Arabic)?"""
+    if max([max(map(WORD_TEXT, line.words), default="") for line in lines], default="") < FIRST_RTL:
+        return False   # no word starts at or past the first right-to-left letter (the greatest text's first does not)
     rtl = total = 0
     for line in lines:
         for w in line.words:
