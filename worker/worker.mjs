@@ -282,8 +282,9 @@ async function startRuntime(indexURL, local, createModule) {
   });
   if (BUILD.snapshot || local) {
     try {
-      // a shipped snapshot may be missing: known before the runtime's fetches start, so a normal
-      // boot after it fetches nothing twice (a local one is there, its bytes read alongside)
+      // a shipped snapshot may be missing: known before loadPyodide starts, so the normal boot
+      // after it takes the runtime's files already asked for, nothing fetched twice (a local
+      // one is there, its bytes read alongside)
       const pyodide = await restore(local ? local.bytes : await fetchSnapshot());
       return { pyodide, restored: local ? "local" : "shipped" };
     } catch (error) {
@@ -321,7 +322,7 @@ async function boot() {
   const local = await lookup;
   stamp("snapshot looked up");
   // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it
-  // again; after the look-up, which its seconds of parsing on this thread would hold up
+  // again; after the look-up, which its parsing (a 1.2 MB script, on this thread) would hold up
   const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
   createModule.catch(() => {}); // awaited by the runtime's start, which reports it
   if (BUILD.snapshot) plan([`snapshot/${BUILD.snapshot}`]);
