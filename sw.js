@@ -1,8 +1,10 @@
 // Glyphline service worker: the site offline after the first visit, every file downloaded once;
 // a new version waits until the page's "Reload" (see install).
 // tools/build_site.py fills in the lists and VERSION (a hash of all contents):
-//   SHELL   the page, its scripts and styles: cached at install (small, so the page is controlled
-//           at once and the converter's big files go through this worker on their first fetch)
+//   SHELL   the page, its scripts and styles: an update caches them at install; a first install
+//           takes the page at once (which has them already) and caches them with the rest once the
+//           converter is ready, so the converter's big files go through this worker from their
+//           first fetch without waiting for a precache
 //   LATER   the converter's runtime, snapshot and wheels: cached as the worker fetches them (one
 //           download, which the page counts byte by byte for its progress bar)
 //   CMAPS   CJK font data: cached when a font needs one, and all of them in the background once
@@ -23,12 +25,18 @@ const storing = new Map(); // url → settles when its fetch-and-store is over, 
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
+    // the first install takes the page at once, with nothing to wait for: the page has the
+    // SHELL already, so it is cached with the rest once the converter is ready ("cache-all"),
+    // and the converter's start (its big files through this worker) waits for no precaching
+    if (!self.registration.active) {
+      await self.skipWaiting();
+      return;
+    }
+    // an update caches the SHELL, then waits until the page's "Reload" (it posts "skip-waiting"),
+    // so new code never replaces the old under a running conversion.
+    // cache: "no-cache" revalidates: never a stale file, and what the page loaded is not sent again
     const cache = await caches.open(VERSION);
-    // cache: "no-cache" revalidates: never a stale file, and what the page just loaded is not sent again
     await cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" })));
-    // the first install takes the page at once; an update waits until the page's "Reload" (it
-    // posts "skip-waiting"), so new code never replaces the old under a running conversion
-    if (!self.registration.active) await self.skipWaiting();
   })());
 });
 

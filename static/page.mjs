@@ -60,12 +60,17 @@ async function serviceWorkerControl() {
   if (navigator.serviceWorker.controller) return;
   await new Promise((resolve) => {
     navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
-    const installing = registration.installing || registration.waiting;
-    if (installing) {
-      installing.addEventListener("statechange", () => { if (installing.state === "redundant") resolve(); });
-    } else {
-      resolve(); // active but not controlling (a hard reload): start without it
+    // the first install takes the page as it activates, moments after it registered (any state
+    // from installing to activating here): wait for that. One already activated that does not
+    // control this page (a hard reload) never will: start without it, as after a failed install
+    const coming = registration.active || registration.installing || registration.waiting;
+    if (!coming || coming.state === "activated") {
+      resolve();
+      return;
     }
+    coming.addEventListener("statechange", () => {
+      if (coming.state === "activated" || coming.state === "redundant") resolve();
+    });
   });
 }
 

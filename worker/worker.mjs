@@ -65,7 +65,8 @@ function stamp(stage) {
 // counts the bytes of each response body as it streams in (fetch is wrapped below, so the
 // fetches Pyodide makes itself are counted too). A file fetched outside the plan (the normal
 // boot after a failed snapshot) adds its size to the total when its fetch starts.
-const loading = { stage: "runtime", done: 0, total: 0, planned: new Set(), lastPost: 0, active: true, fetched: [] };
+// (`shown`: false until the plan is complete, so that every message carries the one total)
+const loading = { stage: "runtime", done: 0, total: 0, planned: new Set(), lastPost: 0, active: true, shown: false, fetched: [] };
 
 function sitePath(input) {
   const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
@@ -84,13 +85,14 @@ function unplan(path) {
 
 function reportLoading(force) {
   const now = performance.now();
-  if (!loading.active || (!force && now - loading.lastPost < PROGRESS_INTERVAL_MS)) return;
+  if (!loading.active || !loading.shown || (!force && now - loading.lastPost < PROGRESS_INTERVAL_MS)) return;
   loading.lastPost = now;
   post({ type: "loading", stage: loading.stage, done: loading.done, total: loading.total });
 }
 
 function setStage(stage) {
   loading.stage = stage;
+  loading.shown = true;
   reportLoading(true);
 }
 
@@ -119,7 +121,7 @@ async function cachedBootFile(path, init) {
 }
 
 const nativeFetch = self.fetch.bind(self);
-self.fetch = async (input, init) => {
+async function fetchCounted(input, init) {
   const path = sitePath(input);
   const cached = path !== null && path in BUILD.files ? await cachedBootFile(path, init) : null;
   const response = cached || await nativeFetch(input, init);
@@ -133,6 +135,26 @@ self.fetch = async (input, init) => {
     stamp(`fetched ${path}`);
   })().catch(() => {});
   return response;
+}
+
+// The runtime's files every start needs, asked for the moment this worker starts (see boot),
+// each handed to the first fetch of it (Pyodide's own, which would otherwise only start once
+// the snapshot is looked up and loadPyodide has got that far)
+const earlyResponses = new Map(); // site path → its response's promise, until it is taken
+function fetchEarly(paths) {
+  for (const path of paths) {
+    const response = fetchCounted(new URL(path, SITE));
+    response.catch(() => {}); // the fetch that takes it hears of a failure
+    earlyResponses.set(path, response);
+  }
+}
+
+self.fetch = (input, init) => {
+  const path = sitePath(input);
+  const early = path !== null && (!init || !init.method || init.method === "GET") ? earlyResponses.get(path) : undefined;
+  if (!early) return fetchCounted(input, init);
+  earlyResponses.delete(path);
+  return early;
 };
 
 // a module import is not a fetch: its bytes count when it has arrived
@@ -165,7 +187,8 @@ async function fetchSnapshot() {
 }
 
 // the snapshot an earlier visit took on this machine, or null (none yet, or no Cache Storage):
-// found at once, its bytes a promise, read while Pyodide fetches and compiles its runtime
+// found at once, {bytes} the promise of its bytes, read while Pyodide fetches and compiles its
+// runtime (wrapped: an async function returning the bare promise would wait for the read)
 async function localSnapshot() {
   if (BUILD.snapshot || !self.caches) return null;
   try {
@@ -177,7 +200,7 @@ async function localSnapshot() {
       return new Uint8Array(buffer);
     });
     bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
-    return bytes;
+    return { bytes };
   } catch {
     return null; // storage blocked (private mode, quota): boot normally
   }
@@ -247,20 +270,22 @@ const BOOT_FILES = [...BUILD.wheels.map((name) => `wheels/${name}`), "app.py"];
 // Restores a memory snapshot (engine already imported): the one the build shipped, else the one
 // an earlier visit took on this machine. Any failure (another Pyodide build, an old browser, a
 // missing or damaged file) falls back to a normal boot, which then takes a snapshot of its own.
-async function startRuntime(indexURL, local) {
-  // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it again
-  const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
+async function startRuntime(indexURL, local, createModule) {
   // the snapshot (bytes, or the promise of them) is awaited by loadPyodide after it has started
   // fetching the wasm, the stdlib and the lock file, so the reads overlap
   const restore = (snapshot) => startPyodide(loadPyodide, indexURL, {
     _loadSnapshot: snapshot, createPyodideModule: growingModuleFactory(createModule),
   });
-  const plainBoot = async () => startPyodide(loadPyodide, indexURL, { createPyodideModule: await createModule });
+  // the module is awaited inside: loadPyodide starts its fetches before it calls this
+  const plainBoot = () => startPyodide(loadPyodide, indexURL, {
+    createPyodideModule: async (settings) => (await createModule)(settings),
+  });
   if (BUILD.snapshot || local) {
     try {
-      // a shipped snapshot may be missing: known before the runtime's fetches start, so a normal
-      // boot after it fetches nothing twice (a local one is there, its bytes read alongside)
-      const pyodide = await restore(local || await fetchSnapshot());
+      // a shipped snapshot may be missing: known before loadPyodide starts, so the normal boot
+      // after it takes the runtime's files already asked for, nothing fetched twice (a local
+      // one is there, its bytes read alongside)
+      const pyodide = await restore(local ? local.bytes : await fetchSnapshot());
       return { pyodide, restored: local ? "local" : "shipped" };
     } catch (error) {
       timings.snapshotError = String(error && error.message || error);
@@ -288,11 +313,18 @@ function installEngine(pyodide, wheels, appSource) {
 }
 
 async function boot() {
-  // first, so that the bar's total is right from its first message (only the look-up: the
-  // snapshot's bytes are read while the runtime loads)
-  const local = BUILD.snapshot ? null : await timed("snapshotRead", localSnapshot);
-  stamp("snapshot looked up");
+  // at once: the look-up of a snapshot taken here (its bytes are read from the moment it is
+  // found) and the runtime's files (every start needs them, whatever the look-up finds)
+  const lookup = BUILD.snapshot ? null : timed("snapshotLookup", localSnapshot);
   plan(RUNTIME_FILES);
+  fetchEarly(RUNTIME_FILES.filter((path) => path !== "pyodide/pyodide.asm.mjs"));
+  // the bar's first message waits for the look-up, so that its total is right from the start
+  const local = await lookup;
+  stamp("snapshot looked up");
+  // one import of Pyodide's module (counted), handed to loadPyodide so it does not load it
+  // again; after the look-up, which its parsing (a 1.2 MB script, on this thread) would hold up
+  const createModule = importCounted("pyodide/pyodide.asm.mjs").then((module) => module.default);
+  createModule.catch(() => {}); // awaited by the runtime's start, which reports it
   if (BUILD.snapshot) plan([`snapshot/${BUILD.snapshot}`]);
   else if (!local) plan(BOOT_FILES);
   setStage("runtime");
@@ -301,7 +333,7 @@ async function boot() {
   const early = BUILD.snapshot || local ? null : engineFiles();
   if (early) early.catch(() => {}); // awaited below; a runtime that fails first leaves it unheard
   const indexURL = new URL("pyodide/", SITE).href;
-  const runtime = await timed("runtime", () => startRuntime(indexURL, local));
+  const runtime = await timed("runtime", () => startRuntime(indexURL, local, createModule));
   stamp("runtime");
   const pyodide = runtime.pyodide;
   timings.restored = Boolean(runtime.restored);

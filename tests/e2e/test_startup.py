@@ -15,7 +15,7 @@ from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, REPO, StaticServer, cli
 pytestmark = pytest.mark.e2e
 
 SAMPLE = REPO / "tests" / "data" / "sample.pdf"
-SLOW = {"/pyodide/": 0.02, "/wheels/": 0.02}  # ≈3 MB/s of compressed bytes: a start-up of a few seconds, many chunks
+SLOW = {"/pyodide/": 0.03, "/wheels/": 0.03}  # ≈2 MB/s a connection (the boot files come in side by side): seconds of start-up, many chunks
 OFFLINE_COMPLETE = 'html[data-offline="complete"]'
 
 RECORD_STATUS = """() => {
