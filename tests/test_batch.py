@@ -114,6 +114,20 @@ def test_an_isolated_record_is_the_in_process_one():
     assert {k: v for k, v in isolated.items() if k not in timing} == {k: v for k, v in in_process.items() if k not in timing}
 
 
+def test_unpack_gives_the_record_and_leaves_the_collector_as_it_found_it():
+    import gc
+
+    packed = batch.convert_packed(simple_page_pdf(b"Packed"))
+    assert gc.isenabled()
+    record = batch.unpack(packed)
+    assert record["text"].strip() == "Packed" and record["seconds"] == packed[1] and gc.isenabled()
+    gc.disable()
+    try:
+        assert batch.unpack(packed)["text"].strip() == "Packed" and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_options_pass_through():
     record = convert(two_page_pdf(), pages="2")
     assert record["text"].strip() == "Second page text" and len(record["pages"]) == 1
