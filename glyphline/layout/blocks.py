@@ -9,14 +9,17 @@ is a band with a gutter (a title or footnote that crosses the gutter ends the ba
 stands only when each part spans several rows, its first part is not a column of list
 bullets, and its gutters are not just the even word gaps of justified lines. It is read
 column by column when its parts are prose or do not sit in aligned rows; otherwise it is a
-table and reads row by row. Columns are analysed again (a table or sub-columns inside a
+table and reads row by row. A table's header row centred over wide cells leaves its words in
+the gutters of the rows below: the band then takes the gutters of the rows below the first,
+when each of those rows fills every column and the first row holds one piece over each. Columns are analysed again (a table or sub-columns inside a
 column). Rows outside bands form one flow, in which segments sharing a baseline are one line
 (a justified line split at a wide gap, the cells of one row).
 
 Geometry decides, with two exceptions where geometry has no answer and the producer's drawing
 order is the only evidence: rows a fraction of a line apart (an equation with its matrix rows
 and limits, a raised footnote number) form one line read in drawing order, and a run of
-short label lines (a figure's scattered labels) keeps its drawing order.
+short label lines (a figure's scattered labels) keeps its drawing order; a short list item
+whose bullet is set apart from its text is no label.
 """
 from __future__ import annotations
 
