@@ -257,29 +257,23 @@ def _run_pool(jobs: list[Job], options: ExtractOptions, workers: int, progress: 
 
 def _run_dask(jobs: list[Job], options: ExtractOptions, address: str, progress: "_Progress",
               budgets: "Budgets") -> list[Outcome] | None:
-    """Each file converted on a Dask cluster (within its budgets: see convert_within); the texts
-    come back and are written here (a remote worker's disk is not the user's). A file whose worker
-    dies is retried by the scheduler, then reported; the others go on. None when Dask is missing
-    or the scheduler cannot be reached."""
+    """The files converted on a Dask cluster the way map_on_dask converts them (batch.map_chunks_on_dask:
+    chunks sized by the files' bytes, a chunk whose worker died run again file by file), each
+    within its budgets (see convert_within); the texts come back in argument order and are written
+    here (a remote worker's disk is not the user's). A file whose worker dies on every try is
+    reported; the others go on. None when Dask is missing or the scheduler cannot be reached."""
     from dataclasses import replace
 
-    from .batch import MissingExtra, dask_client
+    from .batch import MissingExtra, dask_client, expected_cost, map_chunks_on_dask
 
     outcomes: list[Outcome] = []
     try:
         with dask_client(address) as client:
-            from distributed import as_completed
-
             progress.start_files(len(jobs))
-            futures = {client.submit(convert_within, budgets, replace(job, output=None), options, pure=False): job
-                       for job in jobs}
-            for future in as_completed(futures):
-                job = futures[future]
-                try:
-                    outcome = future.result()
-                except Exception as exc:   # KilledWorker: the file took its worker down on every try
-                    outcome = Outcome(job.index, job.name, EXIT_BROKEN,
-                                      [f"glyphline: {job.name}: the converting worker died ({_describe(exc)})"])
+            remote = [replace(job, output=None) for job in jobs]
+            costs = [expected_cost(job.source if job.data is None else job.data) for job in jobs]
+            for job, outcome in zip(jobs, map_chunks_on_dask(client, remote, convert_jobs_within, costs=costs,
+                                                             died=_worker_lost, budgets=budgets, options=options)):
                 if job.output is not None and outcome.text is not None:
                     outcome.code = max(outcome.code, _write_or_report(job.output, outcome.text, outcome.errors))
                     outcome.text = None
@@ -290,6 +284,17 @@ def _run_dask(jobs: list[Job], options: ExtractOptions, address: str, progress: 
         sys.stderr.write(f"glyphline: --dask {address}: {exc}\n")
         return None
     return outcomes
+
+
+def convert_jobs_within(jobs: list[Job], budgets: "Budgets", options: ExtractOptions) -> list[Outcome]:
+    """A Dask task of --dask: the jobs one after another in this worker thread, each within its budgets."""
+    return [convert_within(budgets, job, options) for job in jobs]
+
+
+def _worker_lost(job: Job, exc: BaseException) -> Outcome:
+    """The outcome of a file whose Dask worker died on every try (KilledWorker)."""
+    return Outcome(job.index, job.name, EXIT_BROKEN,
+                   [f"glyphline: {job.name}: the converting worker died ({_describe(exc)})"])
 
 
 def _run_isolated(job: Job, options: ExtractOptions) -> Outcome:

@@ -114,6 +114,20 @@ def test_an_isolated_record_is_the_in_process_one():
     assert {k: v for k, v in isolated.items() if k not in timing} == {k: v for k, v in in_process.items() if k not in timing}
 
 
+def test_unpack_gives_the_record_and_leaves_the_collector_as_it_found_it():
+    import gc
+
+    packed = batch.convert_packed(simple_page_pdf(b"Packed"))
+    assert gc.isenabled()
+    record = batch.unpack(packed)
+    assert record["text"].strip() == "Packed" and record["seconds"] == packed[1] and gc.isenabled()
+    gc.disable()
+    try:
+        assert batch.unpack(packed)["text"].strip() == "Packed" and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_options_pass_through():
     record = convert(two_page_pdf(), pages="2")
     assert record["text"].strip() == "Second page text" and len(record["pages"]) == 1
@@ -242,6 +256,11 @@ def test_chunks_are_consecutive_large_first_and_small_at_the_end():
     assert chunks[expensive] == range(200, 201) and len(chunks[expensive + 1]) > 1   # a costly file fills its chunk alone
     assert sizes[0] > sizes[len(sizes) // 2] > sizes[-1]
     assert batch.plan_chunks([], threads=2) == [] and batch.plan_chunks([1.0], threads=4) == [range(0, 1)]
+
+
+def test_chunks_hold_at_most_the_files_asked():   # write_shards_on_dask: at most records_per_shard a shard
+    chunks = batch.plan_chunks([1.0] * 1000, threads=1, max_files=7)
+    assert max(len(chunk) for chunk in chunks) == 7 and [i for chunk in chunks for i in chunk] == list(range(1000))
 
 
 # ----------------------------------------------------------------------------- a LocalCluster of 2 worker processes
@@ -380,7 +399,7 @@ def test_on_the_cluster_the_workers_write_the_shards(two_worker_cluster, tmp_pat
                                                 keep_pages=False))
     assert sorted(s["source"] for s in summaries) == sorted(paths) and all("text" not in s for s in summaries)
     records = _shard_records(out)
-    assert len(list(out.glob("part-*.jsonl"))) == 5   # 2 workers × TASKS_PER_THREAD: one file a shard here
+    assert len(list(out.glob("part-*.jsonl"))) == 5   # shards sized by cost: files this small get one each
     assert {Path(p).name: (r["status"], r["text"].strip()) for p, r in records.items()} == {
         "a.pdf": ("ok", "Alpha"), "hang.pdf": ("budget", ""), "crash.pdf": ("crashed", ""), "b.pdf": ("ok", "Beta"),
         "c.pdf": ("ok", "Gamma")}
@@ -391,13 +410,13 @@ def test_on_the_cluster_the_workers_write_the_shards(two_worker_cluster, tmp_pat
 def test_a_shard_whose_worker_died_is_converted_again_file_by_file(tmp_path):
     pytest.importorskip("distributed")
     pyarrow_parquet = pytest.importorskip("pyarrow.parquet")
-    names = ["a.pdf", "b.pdf", "crash.pdf", "c.pdf", "d.pdf", "e.pdf", "f.pdf", "g.pdf", "h.pdf"]
+    names = ["a.pdf", "crash.pdf", "b.pdf", "c.pdf", "d.pdf", "e.pdf", "f.pdf", "g.pdf", "h.pdf"]
     paths = []
     for name in names:
         (tmp_path / name).write_bytes(hostile_pdf(CRASH) if name == "crash.pdf" else simple_page_pdf(name[0].encode()))
         paths.append(str(tmp_path / name))
     out = tmp_path / "out"
-    # its own cluster of one worker: three files a shard (TASKS_PER_THREAD of them), and the
+    # its own cluster of one worker: the first shard holds two files (a quarter of the cost), and the
     # worker restarts after each death leave no other test waiting for them
     with batch.dask_client(batch.LOCAL, workers=1, worker_deaths=1) as client:
         client.register_plugin(HostileEngine())
@@ -407,7 +426,7 @@ def test_a_shard_whose_worker_died_is_converted_again_file_by_file(tmp_path):
     shards = sorted(p.name for p in out.glob("part-*.parquet"))
     # the shard of crash.pdf file by file (so is a shard queued on the worker it killed: that worker's tasks all die)
     assert "part-00000.parquet" not in shards
-    assert {"part-00000-00.parquet", "part-00000-01.parquet", "part-00000-02.parquet"} <= set(shards)
+    assert {"part-00000-00.parquet", "part-00000-01.parquet"} <= set(shards)
     rows = [row for shard in shards for row in pyarrow_parquet.read_table(out / shard).to_pylist()]
     assert len(rows) == len(names)   # each file once
     rows = {Path(row["source"]).name: row for row in rows}

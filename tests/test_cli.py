@@ -7,11 +7,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from pdfbuilder import encrypt
 
-from glyphline import cli
+from glyphline import batch, cli
 from test_extract import image_only_pdf, needs_pipeline, text_pdf, unmapped_font_pdf
 
 REPO = Path(__file__).resolve().parent.parent
@@ -392,3 +393,40 @@ def test_dask_applies_the_budgets_on_the_workers(files):
     assert stderr_lines(proc) == [f"glyphline: {names[1]}: took more than 1 s: stopped inside a page",
                                   f"glyphline: {names[2]}: the converting process died (exited with code 3); "
                                   "please report this file"]
+
+
+@needs_pipeline
+@pytest.mark.slow
+def test_dask_converts_chunks_of_files_and_a_chunk_whose_worker_died_file_by_file(files, tmp_path, monkeypatch, capsys):
+    distributed = pytest.importorskip("distributed")
+    names = [files(f"f{i:02d}.pdf", text_pdf([[f"Document {i}"]])) for i in range(40)]
+    killer = names[2]
+    log = tmp_path / "tasks.jsonl"   # the tasks' files, one line a task (the task may run on a copy of this function)
+    real_task = cli.convert_jobs_within
+
+    def recorded_task(jobs, *args, **kwargs):   # stands in for a worker lost while converting the killer
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(json.dumps([job.name for job in jobs]) + "\n")
+        if any(job.name == killer for job in jobs):
+            raise distributed.KilledWorker("convert-killer", SimpleNamespace(address="tcp://worker"), 1)
+        return real_task(jobs, *args, **kwargs)
+
+    monkeypatch.setattr(cli, "convert_jobs_within", recorded_task)
+    outdir = tmp_path / "out"
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster:
+        code = cli.main(["--dask", cluster.scheduler_address, "--outdir", str(outdir), *names])
+    assert code == 5
+    tasks = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    killers_chunk = next(task for task in tasks if killer in task)
+    assert killers_chunk == names[:len(killers_chunk)] and len(killers_chunk) > 1   # the first, large chunk
+    alone = [[name] for name in killers_chunk]
+    # then its files one by one (a task that raised is retried once), and the killer once more alone after the rest
+    assert sorted(task for task in tasks if task in alone and task != [killer]) == [task for task in alone if task != [killer]]
+    assert tasks[-1] == [killer]
+    first_round = {tuple(task) for task in tasks if task not in alone}
+    planned = batch.plan_chunks([batch.expected_cost(name) for name in names], threads=2)
+    assert len(first_round) == len(planned) < len(names)   # map_on_dask's chunks: fewer tasks than files
+    assert sorted(p.name for p in outdir.iterdir()) == [f"f{i:02d}.txt" for i in range(40) if i != 2]
+    assert (outdir / "f39.txt").read_text(encoding="utf-8") == "Document 39\n"
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"glyphline: {killer}: the converting worker died (KilledWorker")

@@ -400,6 +400,12 @@ def test_pdftex_bitmap_type3_glyphs_named_after_their_codes():
     ot1 = load(simple("/Type3", FontMatrix=[0.01, 0, 0, 0.01, 0, 0], FirstChar=12, Widths=[1] * 120,
                       Encoding={"/Differences": [12, "/a12", 92, "/a92", 123, "/a123", 34, "/a34"]}))
     assert texts(ot1, b"\x0c\x5c\x7b\x22") == ["\ufb01", "\u201c", "\u2013", "\u201d"]
+    ts1 = load(simple("/Type3", FontMatrix=[0.01, 0, 0, 0.01, 0, 0], FirstChar=136, Widths=[1] * 41,
+                      Encoding={"/Differences": [136, "/a136", 176, "/a176"]}))   # textcomp alone: TS1
+    assert texts(ts1, b"\x88\xb0") == ["\u2022", "\u00b0"]
+    lone_letters = load(simple("/Type3", FontMatrix=[0.01, 0, 0, 0.01, 0, 0], FirstChar=136, Widths=[1] * 120,
+                               Encoding={"/Differences": [136, "/a136", 0xE9, "/a233"]}))   # no TS1 symbol at 0xE9
+    assert texts(lone_letters, b"\x88\xe9") == ["\u0139", "\u00e9"]
 
 
 def _type3(differences, **entries):

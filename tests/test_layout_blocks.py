@@ -461,3 +461,56 @@ def test_a_heading_across_the_gutter_beside_a_smaller_line_is_no_part_of_it(in_l
                                          heading_in_line=in_line)).text
     left = " ".join("L%d the left column line" % i for i in range(4))
     assert text == left + " R0 the right column line\n\n2 Heading\n\nR2 the right column line R3 the right column line\n"
+
+
+def _writer_page(lines: list[tuple[str, float, float, str]]) -> bytes:
+    """A page of (font, x, y from the top, text) pieces at 12 pt, as LibreOffice Writer places them."""
+    b = PdfBuilder()
+    fonts = {"R": b.font_type1("Times-Roman", encoding="/WinAnsiEncoding"),
+             "B": b.font_type1("Times-Bold", encoding="/WinAnsiEncoding"),
+             "S": b.font_type1("Helvetica", encoding="/WinAnsiEncoding")}
+    ops = b"".join(b"BT /%s 12 Tf %.2f %.2f Td (%s) Tj ET\n" % (font.encode(), x, 842 - y, text.encode("cp1252"))
+                   for font, x, y, text in lines)
+    b.page(ops, fonts=fonts, media_box=(0, 0, 595, 842))
+    return b.build()
+
+
+def test_unruled_table_with_a_header_centred_over_its_columns_reads_row_by_row():
+    # Writer's "Table Heading" centres each header in its wide cell: "Gallery" falls in the gap
+    # between the body's columns, "Objects" right of the second column's numbers
+    pdf = _writer_page([("B", 57, 246, "Collections"),
+                        ("B", 125, 270, "Gallery"), ("B", 303, 270, "Objects"),
+                        ("R", 59, 289, "Boats"), ("R", 233, 289, "34"),
+                        ("R", 59, 307, "Charts"), ("R", 233, 307, "212"),
+                        ("R", 57, 324, "Most objects were given by local families, and the donations page explains"),
+                        ("R", 57, 340, "how to offer one.")])
+    assert extract_text(pdf).text.split("\n\n") == [
+        "Collections", "Gallery Objects", "Boats 34", "Charts 212",
+        "Most objects were given by local families, and the donations page explains how to offer one.\n"]
+
+
+def _table_rows(pdf: bytes) -> list[str]:
+    layout = extract_text(pdf, keep_layouts=True).layouts[0]
+    return [" ".join(line.text for line in block.lines) for block in layout.blocks if block.table >= 0]
+
+
+def test_a_centred_caption_or_an_axis_row_over_two_columns_is_no_table_header():
+    body = [("R", 59, 289, "Boats"), ("R", 233, 289, "34"), ("R", 59, 307, "Charts"), ("R", 233, 307, "212")]
+    assert _table_rows(_writer_page([("B", 120, 270, "Gallery"), ("B", 303, 270, "Objects")] + body)) == [
+        "Gallery Objects", "Boats 34", "Charts 212"]
+    assert _table_rows(_writer_page([("B", 120, 270, "Two numbers")] + body)) == []   # a caption
+    axis = [("R", 128, 270, "-4"), ("R", 169, 270, "-2"), ("R", 255, 270, "2"), ("R", 296, 270, "4")]
+    assert _table_rows(_writer_page(axis + [("R", 197, 289, "-2"), ("R", 197, 307, "-4")])) == []   # a plot's ticks
+    assert _table_rows(_writer_page([("R", 120, 270, "-2"), ("R", 303, 270, "2")] + body[:2] + body[3:])) == []
+
+
+def test_short_list_items_with_their_bullet_set_apart_keep_it():
+    # Writer sets the bullet in another font, a tab before the item: short items are no figure labels
+    items = [(78, 133, "The boat hall"), (78, 149, "The chart room"), (114, 165, "Early charts"),
+             (114, 181, "Survey tools"), (78, 197, "The lighthouse lens and its lamp")]
+    pieces = [("B", 57, 117, "Galleries")]
+    for x, y, text in items:
+        pieces += [("S", x, y, "•"), ("R", x + 14.2, y, text)]
+    assert extract_text(_writer_page(pieces)).text.split("\n\n") == [
+        "Galleries", "• The boat hall", "• The chart room", "• Early charts", "• Survey tools",
+        "• The lighthouse lens and its lamp\n"]

@@ -125,6 +125,17 @@ def test_a_single_character_in_a_symbol_font_is_a_bullet():
     assert "- check the gauges\n- photograph the damage" in text
 
 
+def test_pdftex_bitmap_bullets_of_textcomp_are_list_items():
+    # \\textbullet where cm-super is missing: a PK Type3 font defining only TS1's code 136 (T1's Ĺ)
+    pk = {"P": lambda b: b.font_type3({136: "a136"}, font_matrix=(0.01, 0, 0, 0.01, 0, 0), width=40)}
+    page = [line for y, item in ((700, "The island route, four crossings a day"), (686, "The estuary route"),
+                                 (672, "The night freight service"))
+            for line in (("P", 10, 72, y, "\u02c6"), ("R", 10, 84, y, item))] + paragraph(640)
+    data = build([page], fonts=pk)
+    assert "- The island route, four crossings a day\n- The estuary route\n- The night freight service" in markdown(data)
+    assert extract_text(data).text.startswith("• The island route, four crossings a day\n\n• The estuary route")
+
+
 def _one_line_block(x: float, y: float, text: str, font: str = "Helvetica") -> Block:
     words, at = [], x
     for part in text.split():

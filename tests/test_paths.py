@@ -235,6 +235,21 @@ def test_a_disc_far_from_the_text_or_as_large_as_a_letter_is_no_bullet():
     assert not re.search(r"^\s*- ", markdown, re.MULTILINE), markdown
 
 
+def test_a_figures_points_beside_their_labels_are_no_bullets():
+    # a plot's points drawn as discs, each with its label to the right: no two stand at one x
+    ops = [_text("R", 10, 72, 720, BODY)]
+    for x, y, label in ((150, 690, "P"), (230, 675, "Q"), (190, 655, "e2"), (260, 640, "A")):
+        ops += [_disc(x, y + 3.5, 1.8), _text("R", 10, x + 5, y, label)]
+    ops.append(_text("R", 10, 72, 600, BODY))
+    markdown = extract_text(_page(ops), mode="markdown").text
+    assert not re.search(r"^\s*- ", markdown, re.MULTILINE), markdown
+    # the same discs set one under the other at one x make a list, even of one-letter items
+    ops = [_text("R", 10, 72, 720, BODY)] + [op for y, label in ((690, "P"), (677, "Q"), (664, "A"))
+                                             for op in (_disc(150, y + 3.5, 1.8), _text("R", 10, 158, y, label))]
+    markdown = extract_text(_page(ops + [_text("R", 10, 72, 600, BODY)]), mode="markdown").text
+    assert "- P\n- Q\n- A" in markdown, markdown
+
+
 def test_malformed_path_operators_cost_only_the_drawing_and_add_no_warning():
     b = PdfBuilder()
     font = b.font_type1("Helvetica")

@@ -5,6 +5,9 @@ each glyph after its own code (`65 /a65`) and carry no ToUnicode. The code then 
 TeX font encoding says: OT1 (Knuth's cmr layout) or T1 (Cork, the EC fonts). The two differ
 in a few telltale places (ligatures at 0x0B–0x0F vs 0x1B–0x1F, quotes and dashes), so the set
 of glyphs the font defines picks one; when it cannot, only the codes both agree on are used.
+A font defining only codes of textcomp's TS1 symbols above 0x7F (a \\textbullet list's
+bullet, a degree sign) is TS1: in T1 those codes are accented letters, which never make up
+all of a text font's glyphs.
 """
 from __future__ import annotations
 
@@ -77,6 +80,25 @@ def t1_table() -> tuple:
 def ot1_table() -> tuple:
     return _table(_OT1_RUNS)
 
+# TS1 (textcomp's symbols: \\textbullet, \\textdegree, …) from 0x80 on, as ts1enc.def declares them;
+# pdfTeX embeds tcrm and its kin as PK fonts where cm-super is missing. Its codes below 0x80
+# (old-style digits, capital accents) are left out: they overlap the text encodings.
+_TS1_HIGH = ("\u02d8\u02c7\u02dd\u02f5\u2020\u2021\u2016\u2030\u2022\u2103$\u00a2\u0192\u20a1\u20a9\u20a6"
+             "\u20b2\u20b1\u20a4\u211e\u203d\u2e18\u20ab\u2122\u2031\u204b\u0e3f\u2116\u2052\u212e\u25e6\u2120"
+             "\u2045\u2046\u00a2\u00a3\u00a4\u00a5\u00a6\u00a7\u00a8\u00a9\u00aa\U0001f12f\u00ac\u2117\u00ae\u00af"
+             "\u00b0\u00b1\u00b2\u00b3\u00b4\u00b5\u00b6\u00b7\u203b\u00b9\u00ba\u221a\u00bc\u00bd\u00be\u20ac")
+_TS1_OTHER = {0xD6: "\u00d7", 0xF6: "\u00f7"}
+
+
+@cache
+def ts1_table() -> tuple:
+    names: list[str | None] = [None] * 256
+    names[0x80:0x80 + len(_TS1_HIGH)] = _TS1_HIGH
+    for code, text in _TS1_OTHER.items():
+        names[code] = text
+    return tuple(names)
+
+
 # codes whose glyphs only one of the two encodings uses in running text
 _T1_EVIDENCE = frozenset([0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F]
                          + list(range(0x80, 0x100)))
@@ -97,6 +119,8 @@ def self_named_codes(differences: dict[int, str]) -> bool:
 def tex_bitmap_encoding(defined_codes) -> tuple:
     """Code → text for a pdfTeX PK font defining `defined_codes` (see module doc)."""
     codes = set(defined_codes)
+    if codes and all(ts1_table()[code] is not None for code in codes):
+        return ts1_table()   # symbols alone: a T1 text font's words define ASCII letters too
     t1, ot1 = len(codes & _T1_EVIDENCE), len(codes & _OT1_EVIDENCE)
     if t1 > ot1:
         return t1_table()

@@ -9,14 +9,17 @@ is a band with a gutter (a title or footnote that crosses the gutter ends the ba
 stands only when each part spans several rows, its first part is not a column of list
 bullets, and its gutters are not just the even word gaps of justified lines. It is read
 column by column when its parts are prose or do not sit in aligned rows; otherwise it is a
-table and reads row by row. Columns are analysed again (a table or sub-columns inside a
+table and reads row by row. A table's header row centred over wide cells leaves its words in
+the gutters of the rows below: the band then takes the gutters of the rows below the first,
+when each of those rows fills every column and the first row holds one piece over each. Columns are analysed again (a table or sub-columns inside a
 column). Rows outside bands form one flow, in which segments sharing a baseline are one line
 (a justified line split at a wide gap, the cells of one row).
 
 Geometry decides, with two exceptions where geometry has no answer and the producer's drawing
 order is the only evidence: rows a fraction of a line apart (an equation with its matrix rows
 and limits, a raised footnote number) form one line read in drawing order, and a run of
-short label lines (a figure's scattered labels) keeps its drawing order.
+short label lines (a figure's scattered labels) keeps its drawing order; a short list item
+whose bullet is set apart from its text is no label.
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..glyph import Glyph
-from .lines import HORIZONTAL, LINE_TOLERANCE_HEIGHTS, Segment, group_by_baseline, interleaved
+from .lines import HORIZONTAL, LINE_TOLERANCE_HEIGHTS, Segment, group_by_baseline, interleaved, on_one_baseline
 from .model import Word
 from .scripts import FIRST_RTL, is_rtl
 from .words import WORD_GAP_HEIGHTS, build_words, leading_mark
@@ -253,7 +256,7 @@ def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = Fals
                 break
             free, lo, hi, gutters = nfree, nlo, nhi, inner
             j += 1
-        if gutters and _take_band(rows[i:j], gutters, depth, out, pending, role, rtl):
+        if gutters and _take_band(rows[i:j], gutters, depth, out, pending, role, rtl, min_gutter):
             pending = []
             i = j
         else:
@@ -264,7 +267,7 @@ def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = Fals
 
 
 def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, role,
-               rtl: bool = False) -> bool:
+               rtl: bool = False, min_gutter: float = 0.0) -> bool:
     """Emit a band as columns or as table rows; False when it is neither (chance alignment)."""
     parts: list[list[Segment]] = [[] for _ in range(len(gutters) + 1)]
     edges = [g[0] for g in gutters]
@@ -277,7 +280,11 @@ def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, rol
     if len(rows) < MIN_BAND_ROWS:
         return False
     if any(len(_rows(p)) < MIN_PART_ROWS for p in parts):
-        return False
+        header = _centred_header(rows, min_gutter)
+        if header is None:
+            return False
+        gutters, parts = header
+        edges = [g[0] for g in gutters]
     if _markers_only(parts[0]):
         return False  # hanging bullets or numbers: they belong to their lines, not a column
     if _justified_rows(rows, gutters):
@@ -314,6 +321,41 @@ def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, rol
             and abs(size - main_size) > SIDEBAR_SIZE_RATIO * main_size)
         _cut(part, depth + 1, out, "sidebar" if narrow else role, rtl)
     return True
+
+
+def _centred_header(rows: list[list[Segment]], min_gutter: float):
+    """A table whose first row is centred over its columns (a header in wide cells) leaves
+    that row's words inside the gutters of the rows below: the gutters are then the body's
+    alone. It is such a table only when every body row fills every column, and the first row
+    holds one piece on one baseline over each column (its centre between the gutter middles),
+    clear of the neighbouring columns' text: axis labels and displayed formulas are not.
+    (gutters, parts), or None."""
+    body, head = rows[1:], rows[0]
+    if len(body) < MIN_PART_ROWS or len(head) < 2 or not all(on_one_baseline(head[0], s) for s in head[1:]):
+        return None
+    free = [f for f in _free(body[0]) if f[1] - f[0] >= min_gutter]
+    for row in body[1:]:
+        free = _intersect(free, _free(row), min_gutter)
+    gutters = _interior(free, min(s.u0 for row in body for s in row), max(s.u1 for row in body for s in row))
+    if len(gutters) != len(head) - 1:
+        return None
+    middles = [(lo + hi) / 2 for lo, hi in gutters]
+    parts: list[list[Segment]] = [[] for _ in range(len(gutters) + 1)]
+    for row in body:
+        filled = set()
+        for s in row:
+            k = bisect.bisect_right(middles, (s.u0 + s.u1) / 2)
+            parts[k].append(s)
+            filled.add(k)
+        if len(filled) != len(parts):
+            return None   # a row with an empty cell: too little to tell a header from labels
+    for k, s in enumerate(sorted(head, key=lambda s: s.u0)):
+        if bisect.bisect_right(middles, (s.u0 + s.u1) / 2) != k:
+            return None   # two pieces over one column
+        if (k > 0 and s.u0 < gutters[k - 1][0]) or (k < len(gutters) and s.u1 > gutters[k][1]):
+            return None   # it reaches into a neighbour's text: a title across the columns
+        parts[k].append(s)
+    return gutters, parts
 
 
 def _one_cell(row: list[Segment], edges: list[float]) -> bool:
@@ -438,7 +480,7 @@ def _labels_in_stream_order(lines: list[TextLine]) -> list[TextLine]:
     n = len(lines)
     while i < n:
         j = i
-        while j < n and len(lines[j].glyphs) <= LABEL_MAX_GLYPHS:
+        while j < n and len(lines[j].glyphs) <= LABEL_MAX_GLYPHS and not _set_apart_marker(lines[j]):
             j += 1
         if j - i >= LABEL_MIN_LINES:
             segs = sorted((s for t in lines[i:j] for s in t.segs), key=lambda s: s.order)
@@ -448,6 +490,17 @@ def _labels_in_stream_order(lines: list[TextLine]) -> list[TextLine]:
             out.append(lines[i])
             i += 1
     return out
+
+
+def _set_apart_marker(line: TextLine) -> bool:
+    """Does the line open with a list bullet or number set apart from its text (Writer's bullet
+    in another font, a tab away)? Short list items are no figure labels: they keep their lines."""
+    if len(line.segs) != 2:   # a marker and its text: a row of plotted marks (* * *) is a figure's
+        return False
+    first, rest = sorted(line.segs, key=lambda s: s.u0)
+    text = first.text.strip()
+    return (bool(LIST_MARKER.match(text)) or (len(text) == 1 and bool(SYMBOL_FONT.search(first.glyphs[0].font)))) \
+        and any(ch.isalpha() for ch in rest.text)
 
 
 def _sub_line_step(upper: list[Segment], lower: list[Segment]) -> bool:

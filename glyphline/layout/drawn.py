@@ -7,8 +7,11 @@ to the size of the text it stands by.
 Drawn bullets. Browsers draw list discs, circles and squares as paths (and list-style images as
 small images): the text has no marker. A line has a drawn bullet when a mark between
 BULLET_MIN_EM and BULLET_MAX_EM across stands left of its first word, at most BULLET_GAP_EM
-away, its centre within the line's height. A block whose lines carry such bullets is split
-before each of them (layout sees one paragraph where the bullets sit outside the text).
+away, its centre within the line's height, and the mark belongs to a list: a like mark (size
+within BULLET_LIKE_SHARE) stands before another line at the same x (BULLET_ALIGN_EM), or the
+line lies between two such, further in (a lone sub-item). A figure's points beside their labels
+stand alone. A block whose lines carry such bullets is split before each of them (layout sees
+one paragraph where the bullets sit outside the text).
 
 Header rules. A table's first row is its header when a horizontal rule (at most RULE_MAX_EM
 thick, spanning RULE_MIN_SPAN of the table's width) lies between it and the second row, and
@@ -42,8 +45,14 @@ from .model import Block, Line
 
 # A drawn bullet is this many ems across at most (Chromium's disc is 0.3 em; a larger mark is an icon or a figure).
 BULLET_MAX_EM = 0.8
-# ... and at least this many (a smaller dot is a period or a leader dot drawn as a shape).
-BULLET_MIN_EM = 0.1
+# ... and at least this many (a smaller dot is a period, a leader dot or a plot's point drawn as a shape).
+BULLET_MIN_EM = 0.2
+# Bullets of one list level stand at one x within this many ems (they are drawn at the level's indent).
+BULLET_ALIGN_EM = 0.25
+# ... and are drawn alike: sizes within this share of each other (a plot's points come in many sizes).
+BULLET_LIKE_SHARE = 0.2
+# More bullet candidates than this on one page are a chart's points beside its labels, not a list.
+BULLET_MAX_CANDIDATES = 400
 # Its right edge stands at most this many ems left of the line's first word (Chromium: about 0.5 em).
 BULLET_GAP_EM = 2.0
 # A rule is at most this many ems thick (a cell's background band is a whole line high).
@@ -64,13 +73,13 @@ GRID_MAX_RULE_PAIRS = 250_000
 GRID_MERGE_LOOKBACK = 8
 
 
-def line_bullet(line: Line, marks: list) -> bool:
-    """Does a drawn mark stand before this line as its bullet (see the module doc)?"""
+def line_bullet(line: Line, marks: list):
+    """The drawn mark that stands before this line as its bullet candidate (see the module doc), or None."""
     if not line.words or line.dy != 0.0:
-        return False
+        return None
     em = line.words[0].size
     if em <= 0.0:
-        return False
+        return None
     for mark in marks:
         size = max(mark.x1 - mark.x0, mark.y1 - mark.y0)
         if not BULLET_MIN_EM * em <= size <= BULLET_MAX_EM * em:
@@ -79,8 +88,8 @@ def line_bullet(line: Line, marks: list) -> bool:
         if not 0.0 <= gap <= BULLET_GAP_EM * em:
             continue
         if line.y0 <= (mark.y0 + mark.y1) * 0.5 <= line.y1:
-            return True
-    return False
+            return mark
+    return None
 
 
 def split_at_drawn_bullets(blocks: list[Block], drawing) -> tuple[list[Block], list[bool]]:
@@ -88,15 +97,20 @@ def split_at_drawn_bullets(blocks: list[Block], drawing) -> tuple[list[Block], l
     and for each block whether it opens with one."""
     if drawing is None or not drawing.marks:
         return blocks, [False] * len(blocks)
-    out: list[Block] = []
-    bulleted: list[bool] = []
-    for block in blocks:
+    candidates: list[tuple[int, int, object, float]] = []   # (block, line, mark, em)
+    for b, block in enumerate(blocks):
         if block.kind != "paragraph" or block.table >= 0 or block.role == "rotated" or not block.lines:
-            out.append(block)
-            bulleted.append(False)
             continue
         marks = [m for m in drawing.marks if m.y1 >= block.y0 and m.y0 <= block.y1 and m.x1 <= block.x1]
-        starts = [i for i, line in enumerate(block.lines) if line_bullet(line, marks)]
+        for i, line in enumerate(block.lines):
+            mark = line_bullet(line, marks)
+            if mark is not None:
+                candidates.append((b, i, mark, line.words[0].size))
+    kept = _listed(candidates)
+    out: list[Block] = []
+    bulleted: list[bool] = []
+    for b, block in enumerate(blocks):
+        starts = [i for i in range(len(block.lines)) if (b, i) in kept]
         if not starts:
             out.append(block)
             bulleted.append(False)
@@ -106,6 +120,29 @@ def split_at_drawn_bullets(blocks: list[Block], drawing) -> tuple[list[Block], l
             out.append(_part(block, block.lines[begin:end]) if (begin, end) != (0, len(block.lines)) else block)
             bulleted.append(begin in starts)
     return out, bulleted
+
+
+def _listed(candidates: list) -> set[tuple[int, int]]:
+    """The candidates that are a list's bullets: those with a like mark (its size within
+    BULLET_LIKE_SHARE) at the same x (within BULLET_ALIGN_EM) on another line, and those
+    nested between two such (a lone sub-item); a lone dot beside a label is a plotted point."""
+    if len(candidates) > BULLET_MAX_CANDIDATES:
+        return set()   # a page of thousands of dotted lines is a chart, not a list (and keeps this quadratic check small)
+    sizes = [max(m.x1 - m.x0, m.y1 - m.y0) for _, _, m, _ in candidates]
+    levels: list[tuple[float, float, float]] = []   # (x, top, bottom) of each pair of aligned bullets
+    kept: set[tuple[int, int]] = set()
+    for k, (b, i, mark, em) in enumerate(candidates):
+        for j, (b2, i2, other, _) in enumerate(candidates):
+            if j != k and abs(other.x0 - mark.x0) <= BULLET_ALIGN_EM * em \
+                    and abs(sizes[j] - sizes[k]) <= BULLET_LIKE_SHARE * max(sizes[j], sizes[k]) \
+                    and (other.y1 <= mark.y0 or other.y0 >= mark.y1):
+                kept.add((b, i))
+                levels.append((mark.x0, min(mark.y0, other.y0), max(mark.y1, other.y1)))
+                break
+    for b, i, mark, em in candidates:
+        if (b, i) not in kept and any(x < mark.x0 and top < mark.y0 and mark.y1 < bottom for x, top, bottom in levels):
+            kept.add((b, i))
+    return kept
 
 
 def _part(block: Block, lines: list[Line]) -> Block:
