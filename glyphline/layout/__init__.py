@@ -45,6 +45,9 @@ RUNNING_GAP_EM = 1.0
 # all of the page's text: no column's text follows it down the page, so it is the page's foot
 # (an IRS page number 0.8 em under three columns), where a paragraph's last line never is.
 RUNNING_FOOT_GAP_EM = 0.5
+# ... and a page's foot has a few pieces: more short lines in the footer zone are a form or a
+# table's last rows, not a foot (and each candidate is checked against every block).
+RUNNING_MAX_FEET = 6
 
 
 # A footnote whose number is set flush against its text, in the footnote's own size ("1The
@@ -462,16 +465,20 @@ def _mark_running(blocks: list[Block], page_height: float) -> None:
     # from all sources"). A short line in the footer zone that the order reads before other text
     # and that lies below all of the page's text (RUNNING_FOOT_GAP_EM) is a footer too.
     zone = (1 - FOOTER_ZONE) * page_height
-    feet = [i for i, b in enumerate(blocks) if b.role == "body" and b.y0 >= zone and _short(b)]
-    if feet:
-        chosen = set(feet)
-        text = [i for i, b in enumerate(blocks) if i not in chosen and b.role == "body"]
-        if text:
-            text_bottom = max(blocks[i].y1 for i in text)
-            for i in feet:
-                block = blocks[i]
-                if i < text[-1] and block.y0 - text_bottom > RUNNING_FOOT_GAP_EM * _size(block):
-                    blocks[i] = replace(block, role="footer")
+    feet = {i for i, b in enumerate(blocks) if b.role == "body" and b.y0 >= zone and _short(b)}
+    if not feet or len(feet) > RUNNING_MAX_FEET:
+        return
+    last_text = max((i for i, b in enumerate(blocks) if b.role == "body" and i not in feet), default=-1)
+    for i in feet:
+        block = blocks[i]
+        if i > last_text:
+            continue
+        # every other block of text ends above it, but the other pieces of its own line
+        bottom = max((b.y1 for j, b in enumerate(blocks) if j != i and b.role == "body"
+                      and (j not in feet or b.y1 <= block.y0 or b.y0 >= block.y1)),
+                     default=float("-inf"))
+        if block.y0 - bottom > RUNNING_FOOT_GAP_EM * _size(block):
+            blocks[i] = replace(block, role="footer")
 
 
 def _size(block: Block) -> float:
