@@ -469,13 +469,14 @@ def _mark_running(blocks: list[Block], page_height: float) -> None:
     if not feet or len(feet) > RUNNING_MAX_FEET:
         return
     last_text = max((i for i, b in enumerate(blocks) if b.role == "body" and i not in feet), default=-1)
-    for i in feet:
+    text = [(j, b) for j, b in enumerate(blocks) if b.role == "body"]   # as it was before any is marked
+    for i in sorted(feet):
         block = blocks[i]
         if i > last_text:
             continue
         # every other block of text ends above it, but the other pieces of its own line
-        bottom = max((b.y1 for j, b in enumerate(blocks) if j != i and b.role == "body"
-                      and (j not in feet or b.y1 <= block.y0 or b.y0 >= block.y1)),
+        bottom = max((b.y1 for j, b in text
+                      if j != i and (j not in feet or b.y1 <= block.y0 or b.y0 >= block.y1)),
                      default=float("-inf"))
         if block.y0 - bottom > RUNNING_FOOT_GAP_EM * _size(block):
             blocks[i] = replace(block, role="footer")
