@@ -514,3 +514,46 @@ def test_short_list_items_with_their_bullet_set_apart_keep_it():
     assert extract_text(_writer_page(pieces)).text.split("\n\n") == [
         "Galleries", "• The boat hall", "• The chart room", "• Early charts", "• Survey tools",
         "• The lighthouse lens and its lamp\n"]
+
+
+# --- a page's foot under several columns ------------------------------------------------------
+
+def _three_column_page_with_a_foot() -> bytes:
+    """An IRS-style page: three columns of Helvetica 9.5 pt down to 18 pt above the foot, whose
+    two pieces stand under the first column (the form's name) and the second (the page number)."""
+    b = PdfBuilder()
+    fonts = {"F1": b.font_type1("Helvetica"), "F2": b.font_type1("Helvetica-Bold")}
+    ops = []
+    for c, x in enumerate((42, 222, 402)):
+        ops.append(b"BT /F1 9.5 Tf 11 TL %d 200 Td" % x)
+        for i in range(12):
+            ops.append(b"(c%d line %02d of the column text) '" % (c, i))
+        ops.append(b"ET")
+    ops.append(b"BT /F2 9 Tf 42 50 Td (Instructions for Form 1040NR) Tj ET")
+    ops.append(b"BT /F2 10 Tf 300 50 Td (-5-) Tj ET")
+    b.page(b"\n".join(ops), fonts=fonts)
+    return b.build()
+
+
+def test_a_foot_under_the_first_columns_is_read_after_all_of_them():
+    # the column order reads each piece of the foot after the column above it; it lies below
+    # all of the page's text, 0.8 em under it, so it is the page's footer and comes last
+    paragraphs = extract_text(_three_column_page_with_a_foot()).text.strip().split("\n\n")
+    assert paragraphs[-2:] == ["Instructions for Form 1040NR", "-5-"]
+    body = " ".join(paragraphs[:-2])
+    assert "Instructions" not in body and "-5-" not in body
+    assert body.startswith("c0 line 00") and body.rstrip().endswith("c2 line 11 of the column text")
+
+
+def test_a_short_last_line_of_a_column_beside_a_longer_column_stays_in_its_column():
+    # the first column's last paragraph is one short line in the footer zone, but the second
+    # column's text goes on beside it: it is no foot of the page
+    b = PdfBuilder()
+    fonts = {"F1": b.font_type1("Helvetica")}
+    ops = [b"BT /F1 9.5 Tf 11 TL 42 200 Td"]
+    ops += [b"(left line %02d of the column text) '" % i for i in range(11)]
+    ops += [b"ET BT /F1 9.5 Tf 42 50 Td (The end.) Tj ET", b"BT /F1 9.5 Tf 11 TL 302 200 Td"]
+    ops += [b"(right line %02d of the column text) '" % i for i in range(15)]
+    b.page(b"\n".join(ops + [b"ET"]), fonts=fonts)
+    text = extract_text(b.build()).text
+    assert text.index("The end.") < text.index("right line 00")

@@ -322,3 +322,15 @@ def test_a_superscript_a_little_apart_from_its_base_is_measured_by_the_base():
     b.page(b"BT /F1 10 Tf 72 700 Td (Torus T) Tj /F1 7 Tf 4 Ts [-142.9 (2)] TJ 0 Ts /F1 10 Tf (.) Tj ET",
            fonts={"F1": font})
     assert extract_text(b.build()).text == "Torus T2.\n"
+
+
+def test_a_smaller_text_set_beside_a_larger_one_is_measured_in_its_own_size():
+    # a stock quote: the 12.4 pt change starts 2.5 pt after the 20 pt price, its baseline 2.5 pt
+    # (0.125 em of the price) higher: no superscript, and 2.5 pt is a word space at 12.4 pt
+    # (0.2 em) though not at 20 pt (0.125 em)
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 20 Tf 72 700 Td (12.14) Tj ET "
+           b"BT /F1 12.44 Tf %.2f 702.5 Td (-0.11 \\(-0.90%%\\)) Tj ET" % (72 + 2.5 + 20 * 2.502),
+           fonts={"F1": font})
+    assert extract_text(b.build()).text == "12.14 -0.11 (-0.90%)\n"

@@ -41,6 +41,13 @@ RUNNING_MAX_WORDS = 12
 # ... and set apart from the text by more white space than this many of its font sizes (the
 # text's own lines and a heading over its paragraph are closer).
 RUNNING_GAP_EM = 1.0
+# ... or, for a line the column order reads before other text, by this much when it lies below
+# all of the page's text: no column's text follows it down the page, so it is the page's foot
+# (an IRS page number 0.8 em under three columns), where a paragraph's last line never is.
+RUNNING_FOOT_GAP_EM = 0.5
+# ... and a page's foot has a few pieces: more short lines in the footer zone are a form or a
+# table's last rows, not a foot (and each candidate is checked against every block).
+RUNNING_MAX_FEET = 6
 
 
 # A footnote whose number is set flush against its text, in the footnote's own size ("1The
@@ -190,9 +197,9 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     rotated = [b for flows in other_flows for b in _blocks(flows, pitches, "rotated", tags, word_tags)]
     if main == HORIZONTAL and height > 0:
         _mark_running(body, height)
-    footers: list[Block] = []
-    while body and body[-1].role == "footer":
-        footers.insert(0, body.pop())
+    footers = [b for b in body if b.role == "footer"]
+    if footers:
+        body = [b for b in body if b.role != "footer"]
     layout.blocks = body + sidebars + rotated + footers
     if tags:
         from .tagged import order_blocks   # here, as in _blocks: only a tagged PDF's pages need it
@@ -453,6 +460,26 @@ def _mark_running(blocks: list[Block], page_height: float) -> None:
             blocks[i] = replace(block, role="footer")
         else:
             break
+    # A page's foot under several columns: the column order reads each piece of it after the
+    # column above it, between two columns ("… taxed on income | Instructions for Form 1040NR |
+    # from all sources"). A short line in the footer zone that the order reads before other text
+    # and that lies below all of the page's text (RUNNING_FOOT_GAP_EM) is a footer too.
+    zone = (1 - FOOTER_ZONE) * page_height
+    feet = {i for i, b in enumerate(blocks) if b.role == "body" and b.y0 >= zone and _short(b)}
+    if not feet or len(feet) > RUNNING_MAX_FEET:
+        return
+    last_text = max((i for i, b in enumerate(blocks) if b.role == "body" and i not in feet), default=-1)
+    text = [(j, b) for j, b in enumerate(blocks) if b.role == "body"]   # as it was before any is marked
+    for i in sorted(feet):
+        block = blocks[i]
+        if i > last_text:
+            continue
+        # every other block of text ends above it, but the other pieces of its own line
+        bottom = max((b.y1 for j, b in text
+                      if j != i and (j not in feet or b.y1 <= block.y0 or b.y0 >= block.y1)),
+                     default=float("-inf"))
+        if block.y0 - bottom > RUNNING_FOOT_GAP_EM * _size(block):
+            blocks[i] = replace(block, role="footer")
 
 
 def _size(block: Block) -> float:
