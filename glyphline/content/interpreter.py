@@ -114,6 +114,16 @@ class _PlacementTable(dict):
 _unpack = struct.unpack
 
 
+def _run_line_origin(move, te: float, tf: float, tm, ctm, rise_x: float, rise_y: float):
+    """A Td inside a lexer text run (show()): the line matrix's translation (te, tf) moved by
+    `move` in text space, and the pen there in viewer space, raised by Ts."""
+    ta, tb, tc, td = tm[:4]
+    ca, cb, cc, cd, ce, cf = ctm
+    move_x, move_y = move
+    te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+    return te, tf, te * ca + tf * cc + ce + rise_x, te * cb + tf * cd + cf + rise_y
+
+
 def _codes(string: bytes, code_bytes: int):
     """The codes of a string in a font with a placement table: a byte each, or two (big-endian)."""
     if code_bytes == 1:
@@ -660,12 +670,9 @@ class _Interpreter:
                     elif kind is tuple:              # (a text run is never level: as below, for safety)
                         if line is None:
                             te, tf = self.tlm[4:]
-                        move_x, move_y = item
-                        te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                        te, tf, x, y = _run_line_origin(item, te, tf, self.tm, self.ctm, rise_x, rise_y)
                         line = True
                         pen = 0.0
-                        x = te * ca + tf * cc + ce + rise_x
-                        y = te * cb + tf * cd + cf + rise_y
                 items = ()                           # all shown
             for item in items:
                 if item.__class__ is not bytes:
@@ -680,12 +687,9 @@ class _Interpreter:
                             charge_operators(2)      # the run's Tj and Td count as operators
                         if line is None:
                             te, tf = self.tlm[4:]
-                        move_x, move_y = item
-                        te, tf = move_x * ta + move_y * tc + te, move_x * tb + move_y * td + tf
+                        te, tf, x, y = _run_line_origin(item, te, tf, self.tm, self.ctm, rise_x, rise_y)
                         line = True
                         pen = 0.0
-                        x = te * ca + tf * cc + ce + rise_x
-                        y = te * cb + tf * cd + cf + rise_y
                     continue
                 if placements is not None and (code_bytes == 1 or not len(item) & 1):
                     # a simple font or a two-byte CID font: codes straight from the bytes, no decode()
