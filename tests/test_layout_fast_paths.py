@@ -209,3 +209,10 @@ def test_spaces_off_the_pen_or_in_a_row_are_laid_out_alike_with_the_fast_paths_o
     fast, general = _on_and_off(_layout, glyphs)
     assert fast == general
     assert [w.text for b in fast.blocks for line in b.lines for w in line.words] == ["part"]
+    # ... and one that starts at the pen along the line but below the baseline ("con|server")
+    below = Glyph(" ", 10.0, 53.0, 12.5, 53.0, 2.5, 1.0, 0.0, 12.0, 2.5, 10.0, "F")
+    for glyphs in ([g("p", 0.0), g("a", 5.0), below, g("r", 10.0), g("t", 15.0)],
+                   [g("p", 0.0), g("a", 5.0), below._replace(x=9.99, end_x=12.49), g("r", 10.0), g("t", 15.0)]):
+        fast, general = _on_and_off(_layout, glyphs)
+        assert fast == general
+        assert [w.text for b in fast.blocks for line in b.lines for w in line.words] == ["part"]

@@ -304,6 +304,19 @@ def test_a_lone_space_of_another_text_between_two_letters_does_not_split_the_wor
     assert extract_text(b.build()).text == "Add lines 44\n"
 
 
+def test_a_space_of_another_text_below_the_line_at_a_letters_pen_does_not_split_the_word():
+    # a French form (pdf.js issue6127) draws a 12 pt text's spaces 4 pt below a 10 pt line: the
+    # second starts a hair before where the "n" of "conserver" left the pen, under the "s".
+    # Along the line it is at that pen, but not on its baseline: no word space ("con server")
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    n_end = 72 + (500 + 556 + 556) * 10 / 1000
+    space = 278 * 12 / 1000
+    b.page(b"BT /F1 10 Tf 72 100 Td (conserver) Tj ET "
+           b"BT /F1 12 Tf %.3f 96 Td (  ) Tj ET" % (n_end - 0.01 - space), fonts={"F1": font})
+    assert extract_text(b.build()).text == "conserver\n"
+
+
 def test_a_thin_space_between_fonts_of_different_box_heights_is_measured_by_the_smaller_box():
     # TeX math: "dfA(w, 1)" sets a thin space (1/6 em) after a math-italic comma (box 1 em)
     # before a roman digit (box 1.22 em); the comma's own box tells the gap a word space

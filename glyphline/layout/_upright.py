@@ -486,13 +486,16 @@ def _covered_space(texts, spaces: list[int], starts: list[float], ends: list[flo
         if width > 0.0 and not texts[k - 1].isspace():
             p0 = starts[k - 1]
             before = glyphs[k - 1]
-            if s0 == p0 + before.advance and e - s0 < reach and reach > 0.0:
+            on_baseline = glyphs[k].y == before.y   # upright: the baseline is y (words._at_pen_of)
+            if s0 == p0 + before.advance and e - s0 < reach and reach > 0.0 and on_baseline:
                 continue
             # _no_word_space for this usual case, inline: it is a word space when little of it
             # lies on the glyph before it and it starts where that glyph's pen movement ended,
             # else when the glyphs on both sides cover less than SPACE_COVERED_SHARE of it
             covered = (s1 if s1 < e else e) - (s0 if s0 > p0 else p0)
-            if covered < reach and abs(s0 - (p0 + before.advance)) <= SPACE_PEN_EM * glyphs[k].size:
+            pen = SPACE_PEN_EM * glyphs[k].size
+            if (covered < reach and abs(s0 - (p0 + before.advance)) <= pen
+                    and abs(glyphs[k].y - before.y) <= pen):
                 continue
             q = k + 1
             while q < n and texts[q].isspace():
@@ -504,7 +507,8 @@ def _covered_space(texts, spaces: list[int], starts: list[float], ends: list[flo
             if covered >= SPACE_COVERED_SHARE * width:
                 return True
             continue
-        elif reach > 0.0 and e - s0 < reach and s0 == starts[k - 1] + glyphs[k - 1].advance:
+        elif (reach > 0.0 and e - s0 < reach and s0 == starts[k - 1] + glyphs[k - 1].advance
+              and glyphs[k].y == glyphs[k - 1].y):
             continue
         if _no_word_space(texts, starts, ends, k, glyphs):
             return True

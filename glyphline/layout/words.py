@@ -74,9 +74,11 @@ SPACE_COVERED_SHARE = 0.8
 # is drawn over it (overlapping form fields, 0 %). Seen over letters: "an|nuities" 49 %, a
 # larger space from the line above over "q|ue" 16 %, "F|orm" 100 %.
 SPACE_START_INSIDE_SHARE = 0.1
-# ... and it starts where that glyph's pen movement ended, within SPACE_PEN_EM of its size: a
-# space from another text (a form's line number beside the line) that falls between two
-# letters ("pa|rtnerships" 7 %, "li|nes" 6 %) started its own pen elsewhere.
+# ... and it starts where that glyph's pen movement ended, within SPACE_PEN_EM of its size,
+# along the line and across it (the pen is a point: a space of another text 0.34 em below the
+# line can start where "con|server"'s "n" ended): a space from another text (a form's line
+# number beside the line) that falls between two letters ("pa|rtnerships" 7 %, "li|nes" 6 %)
+# started its own pen elsewhere.
 SPACE_PEN_EM = 0.01
 
 
@@ -320,8 +322,11 @@ def _no_word_space(texts, starts: list[float], ends: list[float], k: int, glyphs
 
 
 def _at_pen_of(space: Glyph, start: float, glyph: Glyph, glyph_start: float) -> bool:
-    """Does a whitespace glyph start where the pen stood after the glyph before it (SPACE_PEN_EM)?"""
-    return abs(start - (glyph_start + glyph.advance)) <= SPACE_PEN_EM * space.size
+    """Does a whitespace glyph start where the pen stood after the glyph before it (SPACE_PEN_EM),
+    on that glyph's baseline?"""
+    tolerance = SPACE_PEN_EM * space.size
+    return (abs(start - (glyph_start + glyph.advance)) <= tolerance
+            and abs(_across(space) - _across(glyph)) <= tolerance)
 
 
 def _kept(keep: list[bool], glyphs, starts, ends) -> tuple[list[Glyph], list[float], list[float]]:
