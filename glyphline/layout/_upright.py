@@ -389,9 +389,10 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
 
 
 def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: str, xs, ys,
-                   end_xs, fonts, flags) -> list[Word]:
+                   end_xs, fonts, flags, xs_ascending: bool = False) -> list[Word]:
     """The words of an upright horizontal line in one font, without right-to-left letters or
-    pre-base vowel signs: each word's box comes from the extremes of its glyphs' positions."""
+    pre-base vowel signs: each word's box comes from the extremes of its glyphs' positions.
+    xs_ascending: the caller knows xs ascend (UprightColumns), so only end_xs are tested."""
     n = len(glyphs)
     first = glyphs[0]
     h = box_height(first)
@@ -401,7 +402,7 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     one_flag = flags.count(flags[0]) == n
     # on the usual line (one baseline, glyphs and advance ends in order) a word's first and
     # last glyph give its box; otherwise its extremes do
-    ordered = list(xs) == sorted(xs) and list(end_xs) == sorted(end_xs)
+    ordered = (xs_ascending or list(xs) == sorted(xs)) and list(end_xs) == sorted(end_xs)
     flat = ys.count(ys[0]) == n
     y0 = ys[0] - up
     y1 = ys[0] + down
@@ -532,7 +533,8 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         if not (spaces and _covered_space(texts, spaces, starts, ends, glyphs)):
             breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char, spaces)
             return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
-                                                   columns.end_xs, columns.fonts, columns.flags), line_text)
+                                                   columns.end_xs, columns.fonts, columns.flags,
+                                                   True), line_text)   # xs ascend (UprightColumns)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 
