@@ -255,10 +255,14 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
             line_ys = ys[a:b]
             line_ends = ends[a:b]
             size = max(0.0, size)
+            # one baseline (the usual line: its glyphs share one y object, so count is cheap): min = max
+            low = high = line_ys[0]
+            if line_ys.count(low) != b - a:
+                low, high = min(line_ys), max(line_ys)
             return [Segment(
                 glyphs=glyphs[a:b], starts=list(line_xs), ends=line_ends, direction=HORIZONTAL,
                 cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
-                top=min(line_ys) - first[2], bottom=max(line_ys) + first[3],
+                top=low - first[2], bottom=high + first[3],
                 size=size if size > 0 else first[0], height=first[0], order=a,
                 upright=UprightColumns(texts[a:b], line_xs, line_ys, end_xs[a:b], fonts[a:b], flags[a:b]),
             )]
