@@ -255,10 +255,14 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
             line_ys = ys[a:b]
             line_ends = ends[a:b]
             size = max(0.0, size)
+            # one baseline (the usual line: its glyphs share one y object, so count is cheap): min = max
+            low = high = line_ys[0]
+            if line_ys.count(low) != b - a:
+                low, high = min(line_ys), max(line_ys)
             return [Segment(
                 glyphs=glyphs[a:b], starts=list(line_xs), ends=line_ends, direction=HORIZONTAL,
                 cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
-                top=min(line_ys) - first[2], bottom=max(line_ys) + first[3],
+                top=low - first[2], bottom=high + first[3],
                 size=size if size > 0 else first[0], height=first[0], order=a,
                 upright=UprightColumns(texts[a:b], line_xs, line_ys, end_xs[a:b], fonts[a:b], flags[a:b]),
             )]
@@ -389,9 +393,10 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
 
 
 def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: str, xs, ys,
-                   end_xs, fonts, flags) -> list[Word]:
+                   end_xs, fonts, flags, xs_ascending: bool = False) -> list[Word]:
     """The words of an upright horizontal line in one font, without right-to-left letters or
-    pre-base vowel signs: each word's box comes from the extremes of its glyphs' positions."""
+    pre-base vowel signs: each word's box comes from the extremes of its glyphs' positions.
+    xs_ascending: the caller knows xs ascend (UprightColumns), so only end_xs are tested."""
     n = len(glyphs)
     first = glyphs[0]
     h = box_height(first)
@@ -401,7 +406,7 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     one_flag = flags.count(flags[0]) == n
     # on the usual line (one baseline, glyphs and advance ends in order) a word's first and
     # last glyph give its box; otherwise its extremes do
-    ordered = list(xs) == sorted(xs) and list(end_xs) == sorted(end_xs)
+    ordered = (xs_ascending or list(xs) == sorted(xs)) and list(end_xs) == sorted(end_xs)
     flat = ys.count(ys[0]) == n
     y0 = ys[0] - up
     y1 = ys[0] + down
@@ -536,7 +541,8 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         if not (spaces and _covered_space(texts, spaces, starts, ends, glyphs)):
             breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char, spaces)
             return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
-                                                   columns.end_xs, columns.fonts, columns.flags), line_text)
+                                                   columns.end_xs, columns.fonts, columns.flags,
+                                                   True), line_text)   # xs ascend (UprightColumns)
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 
