@@ -30,7 +30,7 @@ from .scripts import FIRST_COMBINING, FIRST_RTL, SOFT_HYPHEN
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_COVERED_SHARE, SPACE_PEN_EM,
                     SPACE_START_INSIDE_SHARE, TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM,
                     WORD_GAP_HEIGHTS, _WHITESPACE, _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
-                    _word_spaces, build_words, leading_mark, words_at_breaks)
+                    _word_spaces, build_words, leading_mark, whitespace_indices, words_at_breaks)
 
 # The switch: True takes the fast paths where they apply, False lays every page out by the
 # general rules alone (the output is the same; tests turn it off to compare).
@@ -381,7 +381,7 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
         _script_breaks(texts, breaks, gaps, cap)
     else:   # no CJK or cluster: only the whitespace glyphs break, on both sides (_script_breaks)
         last = n - 1
-        for k in (_spaces(texts, line_text) if spaces is None else spaces):
+        for k in (whitespace_indices(texts, line_text) if spaces is None else spaces):
             if k:
                 breaks[k - 1] = True
             if k < last:
@@ -475,7 +475,7 @@ def _covered_space(texts, spaces: list[int], starts: list[float], ends: list[flo
     """Is some whitespace glyph of a line whose starts and ends both ascend no word space (see
     words.SPACE_COVERED_SHARE)? In such a line no glyph before a whitespace glyph reaches
     further into it than the glyph next to it: look closer only when that one reaches in far
-    enough, or when it starts elsewhere than that one's pen left off. `spaces`: their indices (_spaces)."""
+    enough, or when it starts elsewhere than that one's pen left off. `spaces`: their indices (words.whitespace_indices)."""
     inside = SPACE_START_INSIDE_SHARE
     n = len(texts)
     for k in spaces:
@@ -520,13 +520,6 @@ def _covered_space(texts, spaces: list[int], starts: list[float], ends: list[flo
     return False
 
 
-def _spaces(texts, line_text: str) -> list[int]:
-    """The indices of a line's whitespace glyphs (line_text: its texts joined)."""
-    if len(line_text) == len(texts):   # one character per glyph (clean_glyph_text leaves no empty text): offsets are indices
-        return [m.start() for m in _WHITESPACE.finditer(line_text)]
-    return [i for i, t in enumerate(texts) if t.isspace()]
-
-
 def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], columns: UprightColumns,
                   base_rtl: bool | None = None) -> list[Word]:
     """build_words for a segment of upright_segments (Segment.upright: one font, glyphs in
@@ -537,7 +530,7 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
         top_char = max(line_text)
         if top_char >= FIRST_RTL:
             return build_words(glyphs, starts, ends, base_rtl=base_rtl)
-        spaces = _spaces(texts, line_text) if _WHITESPACE.search(line_text) is not None else []
+        spaces = whitespace_indices(texts, line_text) if _WHITESPACE.search(line_text) is not None else []
         if not (spaces and _covered_space(texts, spaces, starts, ends, glyphs)):
             breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char, spaces)
             return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,

@@ -279,18 +279,21 @@ def words_at_breaks(glyphs: list[Glyph], breaks: list[bool], line_text: str,
     return _settled(words, line_text)
 
 
+def whitespace_indices(texts, line_text: str) -> list[int]:
+    """The indices of a line's whitespace glyphs (line_text: its texts joined)."""
+    if len(line_text) == len(texts):   # one character per glyph (clean_glyph_text leaves no empty text): offsets are indices
+        return [m.start() for m in _WHITESPACE.finditer(line_text)]
+    return [i for i, t in enumerate(texts) if t.isspace()]
+
+
 def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float],
                  glyphs: list[Glyph]) -> list[bool] | None:
     """Which glyphs to keep when the line has whitespace glyphs that are no word space (see
     SPACE_COVERED_SHARE); None when every whitespace glyph separates (the usual line)."""
     n = len(texts)
-    if len(line_text) == n:   # one character per glyph: offsets are indices
-        spaces = [m.start() for m in _WHITESPACE.finditer(line_text)]
-    else:
-        spaces = [i for i, t in enumerate(texts) if t.isspace()]
     keep = None
-    for k in spaces:
-        if texts[k].isspace() and _no_word_space(texts, starts, ends, k, glyphs):
+    for k in whitespace_indices(texts, line_text):
+        if _no_word_space(texts, starts, ends, k, glyphs):
             if keep is None:
                 keep = [True] * n
             keep[k] = False
