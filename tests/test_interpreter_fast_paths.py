@@ -196,3 +196,35 @@ def test_lines_across_the_crop_edges_are_clipped_glyph_by_glyph(char_spacing, mo
     for glyph in fast[0]:
         per_line[glyph[2]] = per_line.get(glyph[2], 0) + 1
     assert len(set(per_line.values())) > 5          # lines cut at many places, and whole ones
+
+
+ROWS = 24
+
+
+@pytest.mark.parametrize("cm, tm", [(b"", b"1 0 0 1"), (b"2 0 0 2 0 0 cm", b"1 0 0 1"),
+                                    (b"1 0 0 -1 0 792 cm", b"1 0 0 -1"), (b"0.24 0 0 -0.24 0 792 cm 3 Ts", b"1 0 0 -1"),
+                                    (b"1 0 0.3 1 0 0 cm", b"1 0 0 1"), (b"", b"1 0.2 0 1"),
+                                    (b"0 1 -1 0 600 0 cm", b"1 0 0 1")])
+@pytest.mark.parametrize("crop", [None, (30, 100, 200, 780)])
+def test_level_text_runs_match_the_general_path(cm, tm, crop, monkeypatch):
+    """op_show_run's level lines (Skia: "<hex> Tj dx 0 Td", no shear) move only te per Td, keep
+    one y and are clipped by their extremes: under mirrored, scaled, sheared and rotated matrices,
+    with rise, in a simple and a two-byte font, with and without a Td along y, whole and cut by
+    the crop box, the same glyphs bit for bit as show()."""
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    lines = [b"BT " + cm]
+    for row in range(ROWS):
+        font, code = (b"CH", b"<%04X>") if row % 2 else (b"T1", b"<%02X>")
+        lines.append(b"/%s 11 Tf %s %g %d Tm" % (font, tm, 14 + row * 1.5, 360 - row * 12))   # sliding over x = 30, 200
+        pairs = [b"%s Tj %g %s Td" % (code % (0x41 + k % 26), 5.5 + k * 0.37, b"0" if row % 3 else b"-0.0")
+                 for k in range(20)]
+        if row == 5:
+            pairs[7] = pairs[7].replace(b" 0 Td", b" 0.5 Td")   # one Td along y: not a level run
+        lines.append(b"\n".join(pairs))
+    lines.append(b"ET")
+    b.page(b"\n".join(lines), fonts=fonts, crop_box=crop)
+    data = b.build()
+    fast = _read(data, True, monkeypatch)
+    assert len(fast[0]) == ROWS * 20 if crop is None else len(fast[0]) < ROWS * 20
+    assert fast == _read(data, False, monkeypatch)

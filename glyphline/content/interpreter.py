@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import struct
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..errors import BudgetExceeded
@@ -112,6 +113,7 @@ class _PlacementTable(dict):
             self[code] = placed
         return placed
 _unpack = struct.unpack
+_second = itemgetter(1)
 
 
 def _run_line_origin(move, te: float, tf: float, tm, ctm, rise_x: float, rise_y: float):
@@ -546,8 +548,23 @@ class _Interpreter:
         te, tf = self.tlm[4:]                        # the line origin each Td moves
         joined = b"".join(strings)
         codes = joined if code_bytes == 1 else _unpack(">%dH" % len(strings), joined)
+        moves = items[1::2]
+        # a level line (Skia's usual run): no shear in Tm or the CTM and every Td along x alone, so
+        # the pen's y never changes and each Td only moves te (the terms dropped below are zeros)
+        level = tb == 0.0 and cb == 0.0 and cc == 0.0 and y != 0.0 and not any(map(_second, moves))
         try:
-            for code, (move_x, move_y) in zip(codes, items[1::2]):
+            if level:
+                for code, (move_x, _) in zip(codes, moves):
+                    text, width_x, _, _, _, _, advance = placements[code]
+                    if text:
+                        place_glyph(new(Glyph, (text, x, y, x + width_x, y, advance,
+                                                dx, dy, height, descent, em, name, flags, mcid)))
+                    elif text is None:
+                        undecodable += 1
+                    te = move_x * ta + te
+                    x = te * ca + ce + rise_x
+                moves = ()                               # all shown
+            for code, (move_x, move_y) in zip(codes, moves):
                 text, width_x, width_y, _, _, _, advance = placements[code]
                 if text:
                     place_glyph(new(Glyph, (text, x, y, x + width_x, y + width_y, advance,
@@ -558,7 +575,14 @@ class _Interpreter:
                 x = te * ca + tf * cc + ce + rise_x
                 y = te * cb + tf * cd + cf + rise_y
         finally:
-            self.emit(placed, fields)
+            if level:   # clipped as show() clips a level string: y once, x by the run's extremes
+                extent = None
+                if placed and placements.least_move_x >= 0.0:   # (NaN: some advance is unbounded)
+                    extent = (min(map(_second, placed)), max(map(_second, placed)),   # the glyphs' x
+                              placements.least_width_x, placements.greatest_width_x)
+                self.emit(placed, fields, True, extent)
+            else:
+                self.emit(placed, fields)
         self.tm = (ta, tb, tc, td, te + 0.0 * ta, tf + 0.0 * tb)   # as show() leaves it after a Td
         self.tlm = (ta, tb, tc, td, te, tf)
         if undecodable:
