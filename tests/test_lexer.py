@@ -185,6 +185,42 @@ def test_hex_text_runs_read_word_by_word_as_the_regex_reads_them():
         assert ops(stream, for_text=True)[1] == ([items], b"Tj/Td"), stream
 
 
+def test_tj_arrays_read_by_split_as_the_regex_reads_them():
+    # arrays alternating strings and numbers ("<hex>n<hex>n…<hex>", LibreOffice; "(a)n(b)…(c)",
+    # pdfTeX) take a split() fast path; any other shape (a leading or trailing number, strings side
+    # by side, whitespace alone, two numbers in a row, an odd or spaced hex string, both kinds of
+    # string, an escape) falls back to the regex reader, with the same items
+    variants = {
+        b"[(W)83(ord)-333.5(T)]TJ": [b"W", 83, b"ord", -333.5, b"T"],
+        b"[(a<b>)1(c)]TJ": [b"a<b>", 1, b"c"],
+        b"[(a) -2 (b)]TJ": [b"a", -2, b"b"],
+        b"[(a)(b)]TJ": [b"a", b"b"],
+        b"[(a) (b)]TJ": [b"a", b"b"],
+        b"[(a)<62>(c)]TJ": [b"a", b"b", b"c"],
+        b"[(a)1<62>2(c)]TJ": [b"a", 1, b"b", 2, b"c"],
+        b"[(a\\\\)1(b\\))]TJ": [b"a\\", 1, b"b)"],
+        b"[(a)1 2(b)]TJ": [b"a", 1, 2, b"b"],
+        b"[()5()]TJ": [b"", 5, b""],
+        b"[<01>2<0203>-4<05>]TJ": [b"\x01", 2, b"\x02\x03", -4, b"\x05"],
+        b"[<0a>1.5<0B>-.5<0c>+3<0D>007<>]TJ": [b"\n", 1.5, b"\x0b", -0.5, b"\x0c", 3, b"\r", 7, b""],
+        b"[<01>]TJ": [b"\x01"],
+        b"[<01> 2 <02>]TJ": [b"\x01", 2, b"\x02"],
+        b"[<01><02>]TJ": [b"\x01", b"\x02"],
+        b"[ <01>2<02>]TJ": [b"\x01", 2, b"\x02"],
+        b"[5<01>2<02>]TJ": [5, b"\x01", 2, b"\x02"],
+        b"[<01>2<02>-3]TJ": [b"\x01", 2, b"\x02", -3],
+        b"[<01>2 3<02>]TJ": [b"\x01", 2, 3, b"\x02"],
+        b"[<01>2<0 2>]TJ": [b"\x01", 2, b"\x02"],
+        b"[<01>2<023>]TJ": [b"\x01", 2, b"\x020"],
+        b"[<01>2.<02>]TJ": [b"\x01", 2.0, b"\x02"],
+        b"[]TJ": [],
+    }
+    for stream, items in variants.items():
+        [(operands, operator)] = ops(stream, for_text=True)
+        assert (operands, operator) == ([items], b"TJ"), stream
+        assert [item.__class__ for item in operands[0]] == [item.__class__ for item in items], stream
+
+
 def test_binary_junk_ends_quickly():
     junk = bytes((i * 131 + 7) % 256 for i in range(200_000)) + b"(" * 5000 + b"<" * 5000 + b"[" * 5000
     start = time.perf_counter()

@@ -293,6 +293,14 @@ def _text_run_items(run: bytes) -> list:
 
 def _tj_items(inner: bytes) -> list:
     """The elements of a TJ array the fast path matched: strings, hex strings, numbers."""
+    if 0x5C not in inner and 0x0D not in inner:     # no escape or CR: strings are their bytes
+        # the usual arrays alternate a string and a number: split at the string delimiters
+        if 0x28 not in inner:   # hex strings only (LibreOffice: "<01>2<0203>-4<05>")
+            items = _alternating(inner.replace(b">", b"<").split(b"<"), unhexlify)
+        else:                   # literal strings (pdfTeX: "(W)83(ord)-333(T)"; a hex string fails the numbers)
+            items = _alternating(inner.replace(b")", b"(").split(b"("), None)
+        if items is not None:
+            return items
     found = _TJ_ITEM.findall(inner)
     if 0x5C not in inner and 0x0D not in inner:     # no escape or CR: one comprehension
         try:
@@ -311,6 +319,25 @@ def _tj_items(inner: bytes) -> list:
             items.append(_unescape(string))
         else:
             items.append(string)
+    return items
+
+
+def _alternating(parts: list[bytes], convert) -> list | None:
+    """[string, number, string, …, string] from a TJ array's inside split at its string delimiters
+    ([before, string, between, string, …, after]: `convert` reads a string's bytes), or None for
+    any other shape (a number first or last, strings side by side, two numbers in a row, junk)."""
+    numbers = parts[2:-1:2]
+    if len(parts) < 3 or parts[0] or parts[-1] or b"" in numbers:
+        return None
+    items: list = [None] * (len(parts) - 2)
+    try:
+        items[::2] = parts[1::2] if convert is None else map(convert, parts[1::2])
+        try:
+            items[1::2] = map(int, numbers)     # int() reads one number with white space around it, no more
+        except ValueError:  # a number with a decimal point (or no number)
+            items[1::2] = [float(number) if 0x2E in number else int(number) for number in numbers]
+    except ValueError:      # not one number between two strings, or a hex string with white space or an odd digit count
+        return None
     return items
 
 
