@@ -214,9 +214,10 @@ _NAME_CHARS = re.escape(bytes(c for c in range(0x21, 0x7F) if c not in b"()<>[]{
 _SPACE = b" \t\n\r\x0c"   # white space every pypdf reader skips alike (NUL and VT are left to pypdf)
 _S = rb"[" + _SPACE + rb"]"
 _DELIMITED = rb"(?=[" + _SPACE + rb"()<>\[\]{}/%]|\Z)"
-# one token of a plain element, after optional white space: a reference, an integer, a name, [ or ]
+# one token of a plain element, after optional white space: a reference, an integer, a name, [ or ],
+# else the byte there (something else: the element is not plain)
 _PLAIN_TOKEN = re.compile(_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
-                          + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\]))")
+                          + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\])|([^" + _SPACE + rb"]))")
 _PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<(.*?)>>" + _S + rb"*endobj",
                            re.S)
 
@@ -276,11 +277,9 @@ class _PlainDictionary(dict):
 def _plain_dictionary(body: bytes, pdf: Any) -> _PlainDictionary | None:
     """The entries of a plain dictionary's body, as pypdf reads them (the first of a repeated key
     wins), or None when anything in it is not plain."""
-    if _PLAIN_TOKEN.sub(b"", body).strip(_SPACE):   # something between the tokens: not plain
-        return None
     values: list = []
     stack: list[list] = []
-    for reference, generation, number, name, opening, closing in _PLAIN_TOKEN.findall(body):
+    for reference, generation, number, name, opening, closing, _ in _PLAIN_TOKEN.findall(body):
         if reference:
             value: Any = IndirectObject(int(reference), int(generation), pdf)
         elif number:
@@ -291,10 +290,12 @@ def _plain_dictionary(body: bytes, pdf: Any) -> _PlainDictionary | None:
             stack.append(values)
             values = []
             continue
-        else:
+        elif closing:
             if not stack:
                 return None
             value, values = values, stack.pop()
+        else:   # something between the tokens: not plain
+            return None
         values.append(value)
     if stack or len(values) % 2:
         return None
