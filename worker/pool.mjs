@@ -18,6 +18,9 @@ export const HELPER_NAME = "glyphline-helper";
 // four runs per worker need pages to cut; the same floor as glyphline.parallel's MIN_PAGES_PER_WORKER
 export const POOL_MIN_PAGES = 16;
 const CHUNKS_PER_WORKER = 4; // several runs per worker, so that one slow run does not idle the others
+// the two runs beside the point where the helpers and this worker meet, halved this many times
+// toward it: the last runs handed out are a page or two, so the workers run out of pages together
+const MEETING_SPLITS = 3;
 const MAX_WORKERS = 8; // beyond this the document-wide passes and the packing dominate
 // what one more worker takes: its wasm heap (52 MB after a long document) and its runtime; the
 // browser's resident memory grew 197 MB with the first helper (bench/browser.py)
@@ -46,6 +49,36 @@ export function pageChunks(numbers, count) {
     start = end;
   }
   return chunks;
+}
+
+/**
+ * The runs of pages of a pooled document, in page order: the helpers take runs from the start
+ * and this worker from the end, so they meet about (workers - 1) / workers of the way. Near-equal
+ * runs (pageChunks) on each side, but the two beside that point cut into runs that halve toward
+ * it: with equal runs, the worker that ran out first waited up to a whole run for the other
+ * (bench/browser.py's "waiting": 4-5 % of a pooled conversion on 2 workers).
+ */
+export function poolChunks(numbers, workers) {
+  const meet = Math.round((numbers.length * (workers - 1)) / workers);
+  const before = pageChunks(numbers.slice(0, meet), (workers - 1) * CHUNKS_PER_WORKER);
+  const after = pageChunks(numbers.slice(meet), CHUNKS_PER_WORKER);
+  const last = before.pop();
+  const first = after.shift();
+  return [...before, ...(last ? halving(last) : []),
+    ...(first ? halving([...first].reverse()).map((run) => run.reverse()).reverse() : []), ...after];
+}
+
+/** `run` cut into runs that halve toward its end, MEETING_SPLITS times at most, none empty. */
+function halving(run) {
+  const runs = [];
+  let start = 0;
+  for (let i = 0; i < MEETING_SPLITS && run.length - start > 1; i++) {
+    const size = Math.ceil((run.length - start) / 2);
+    runs.push(run.slice(start, start + size));
+    start += size;
+  }
+  if (start < run.length) runs.push(run.slice(start));
+  return runs;
 }
 
 class Helper {
@@ -161,7 +194,7 @@ export class Pool {
     }
     this.fill(workers);
     const total = opened.pages.length;
-    const chunks = pageChunks(opened.pages, workers * CHUNKS_PER_WORKER)
+    const chunks = poolChunks(opened.pages, workers)
       .map((pages) => ({ pages, state: "pending", progressed: 0 })); // pending | helper | own | done
     let done = 0;
     let shown = 0;

@@ -149,6 +149,8 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
     """The lexer loop over `token` (default: the general mode's regex). In image-dictionary mode
     (after BI) it yields nothing and returns (operands, operator, position after it) at the
     first operator, or None at the end."""
+    # a group is read as m[i], not m.group(i): a subscript is a slot call, while group() (METH_VARARGS)
+    # goes through Pyodide's call trampoline (~2x the subscript there; ~1.9x on CPython 3.11 too)
     match = (token or _compiled_token("plain", _TOKEN_PLAIN_PATTERN)).match
     end = len(data)
     operands: list = []
@@ -167,11 +169,11 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
             if containers:      # an operator inside an open array/dict: close them all
                 _close_all(containers, container_is_dict)
                 ignored_opens = 0
-            yield [_text_run_items(m.group(_TEXT_RUN_KIND))], TEXT_RUN
+            yield [_text_run_items(m[_TEXT_RUN_KIND])], TEXT_RUN
             operands = []       # stray operands before the run belong to no operator
             continue
         if kind == _OPERATION:
-            run = m.group(_OPERANDS_GROUP)
+            run = m[_OPERANDS_GROUP]
             if run and not containers and 47 not in run:    # numbers only: the common case
                 operands += [float(t) if 46 in t else int(t) for t in run.split()]
             elif run:
@@ -186,7 +188,7 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
                         containers[-1].append(value)
                     else:
                         operands.append(value)
-            word = m.group(_KEYWORD_GROUP)
+            word = m[_KEYWORD_GROUP]
             if word in _CONSTANTS:
                 value = _CONSTANTS[word]
             else:
@@ -204,11 +206,11 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
                 continue
         elif kind == _SHOW or kind == _SHOW_HEX:
             if kind == _SHOW:
-                value = m.group(_SHOW_STRING_GROUP)
+                value = m[_SHOW_STRING_GROUP]
                 if 0x5C in value or 0x0D in value:
                     value = _unescape(value)
             else:
-                value = _hex(m.group(_SHOW_HEX_GROUP))
+                value = _hex(m[_SHOW_HEX_GROUP])
             if containers:
                 operands.append(_close_all(containers, container_is_dict))
                 ignored_opens = 0
@@ -222,20 +224,20 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
             if containers:
                 operands.append(_close_all(containers, container_is_dict))
                 ignored_opens = 0
-            operands.append(_tj_items(m.group(_SHOW_ARRAY_GROUP)))
+            operands.append(_tj_items(m[_SHOW_ARRAY_GROUP]))
             if image_dictionary:
                 return operands, _TJ, pos
             yield operands, _TJ
             operands = []
             continue
         elif kind == _NUM:
-            value = _number(m.group(_NUM))
+            value = _number(m[_NUM])
         elif kind == _STRING:
-            value = m.group(_STRING_GROUP)
+            value = m[_STRING_GROUP]
             if b"\\" in value or b"\r" in value:
                 value = _unescape(value)
         elif kind == _NAME:
-            value = _name(m.group(_NAME_GROUP))
+            value = _name(m[_NAME_GROUP])
         elif kind == _ARRAY_OPEN or kind == _DICT_OPEN:
             if len(containers) >= MAX_NESTING:
                 ignored_opens += 1
@@ -252,7 +254,7 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
             items = containers.pop()
             value = _make_dict(items) if container_is_dict.pop() else items
         elif kind == _HEX:
-            value = _hex(m.group(_HEX_GROUP))
+            value = _hex(m[_HEX_GROUP])
         elif kind == _NESTED_STRING:
             value, pos = _literal_string(data, pos)
         else:                   # comment or junk byte
