@@ -559,8 +559,8 @@ class _Interpreter:
                 for code, (move_x, _) in zip(codes, moves):
                     text, width_x, _, _, _, _, advance = placements[code]
                     if text:
-                        place_glyph(new(Glyph, (text, x, y, x + width_x, y, advance,
-                                                dx, dy, height, descent, em, name, flags, mcid)))
+                        placed.append(new(Glyph, (text, x, y, x + width_x, y, advance,
+                                                  dx, dy, height, descent, em, name, flags, mcid)))
                     elif text is None:
                         undecodable += 1
                     te = move_x * ta + te
