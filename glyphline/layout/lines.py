@@ -28,7 +28,7 @@ import math
 import re
 from bisect import bisect_right
 from itertools import accumulate
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, le
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -672,6 +672,11 @@ def late_marks(order: list, index, u, end, text) -> list:
     text. A mark drawn before the letters after it (an accent kerned back, a TJ's kerning) is
     in stream order and keeps its place."""
     n = len(order)
+    if n < 3:
+        return order
+    ends = list(map(end, order))
+    if not any(map(le, ends[1:n - 1], ends[:n - 2])):   # no glyph ends within the one before it (the usual line)
+        return order
     k = 1
     while k < n - 1:
         mark = order[k]
