@@ -290,6 +290,46 @@ def test_nested_forms_with_own_resources_and_scaling():
     assert not by_text["p"].in_form and by_text["i"].in_form
 
 
+def test_a_forms_bbox_clips_its_glyphs_like_the_page_box():
+    # knockout_groups_test: a transparency group's /BBox cuts the last letter of a label
+    # ("backdro|p"); viewers draw nothing outside a form's box (ISO 32000-1 §8.10.1), so the
+    # glyphs whose box centre lies outside it (beyond CLIP_MARGIN_EM) are not on the page
+    b = PdfBuilder()
+    font = mono_font(b)
+    # box 0..100 × 0..100, shown at (200, 300) scaled 2: "backdrop" at x 62, 5 pt per glyph:
+    # its "p" spans 97..102 (centre 99.5, inside), "cut" starts at 110 (outside), "low" sits
+    # under the box
+    content = line(b"backdrop", 62, 50) + line(b"cut", 110, 50) + line(b"low", 10, -30)
+    form = b.form(content, bbox=(0, 0, 100, 100), matrix=(2, 0, 0, 2, 200, 300), fonts={"F1": font})
+    b.page(b"/Fm Do " + line(b"page", 72, 700), fonts={"F1": font}, xobjects={"Fm": form})
+    data = b.build()
+    assert text_of(glyphline.open(data).page(0)) == "backdroppage"
+    # a letter whose centre is past the edge by more than the margin (1 pt at 10 pt) is cut:
+    # "p" spans 99..104, centre 1.5 pt out; with keep_outside it stays
+    b = PdfBuilder()
+    font = mono_font(b)
+    form = b.form(line(b"backdrop", 64, 50), bbox=(0, 0, 100, 100), fonts={"F1": font})
+    b.page(b"q 1 0 0 1 100 100 cm /Fm Do Q " + line(b"page", 72, 700), fonts={"F1": font},
+           xobjects={"Fm": form})
+    data = b.build()
+    assert text_of(glyphline.open(data).page(0)) == "backdropage"
+    assert text_of(glyphline.open(data, keep_outside=True).page(0)) == "backdroppage"
+    # the clip ends with the form: text after it on the page is not cut
+    b = PdfBuilder()
+    font = mono_font(b)
+    form = b.form(line(b"in", 10, 10), bbox=(0, 0, 50, 50), fonts={"F1": font})
+    b.page(b"/Fm Do " + line(b"after", 300, 300), fonts={"F1": font}, xobjects={"Fm": form})
+    assert text_of(glyphline.open(b.build()).page(0)) == "inafter"
+
+
+def test_a_flat_or_missing_form_bbox_clips_nothing():
+    b = PdfBuilder()
+    font = mono_font(b)
+    flat = b.form(line(b"flat", 10, 10), bbox=(0, 0, 0, 50), fonts={"F1": font})
+    b.page(b"/Fm Do", fonts={"F1": font}, xobjects={"Fm": flat})
+    assert text_of(glyphline.open(b.build()).page(0)) == "flat"
+
+
 def test_form_that_draws_itself_is_cut_as_a_cycle():
     b = PdfBuilder()
     font = mono_font(b)

@@ -557,3 +557,44 @@ def test_a_short_last_line_of_a_column_beside_a_longer_column_stays_in_its_colum
     b.page(b"\n".join(ops + [b"ET"]), fonts=fonts)
     text = extract_text(b.build()).text
     assert text.index("The end.") < text.index("right line 00")
+
+
+def _columns_under_a_head(pieces, *, tops=(761, 761, 761), size=9) -> bytes:
+    """Three columns of Helvetica 9.5 pt from the baselines `tops` down, and a head in `pieces`
+    ((x, y, text), Helvetica-Bold in `size` pt) above them."""
+    b = PdfBuilder()
+    fonts = {"F1": b.font_type1("Helvetica"), "F2": b.font_type1("Helvetica-Bold")}
+    ops = []
+    for c, (x, top) in enumerate(zip((42, 222, 402), tops)):
+        ops.append(b"BT /F1 9.5 Tf 11 TL %d %d Td" % (x, top))
+        for i in range(12):
+            ops.append(b"(c%d line %02d of the column text) '" % (c, i))
+        ops.append(b"ET")
+    for x, y, text in pieces:
+        ops.append(b"BT /F2 %g Tf %d %d Td (%s) Tj ET" % (size, x, y, text))
+    b.page(b"\n".join(ops), fonts=fonts)
+    return b.build()
+
+
+def test_a_head_over_the_first_columns_is_read_before_all_of_them():
+    # the counterpart of the split foot: a running head in two pieces, the journal's name over
+    # the first column and the page number over the second, 0.6 em above the columns' text; the
+    # column order read "-5-" after the first column, between it and the second
+    for y in (766, 775):
+        data = _columns_under_a_head([(42, y, b"Instructions for Form 1040NR"), (300, y, b"-5-")])
+        paragraphs = extract_text(data).text.strip().split("\n\n")
+        assert paragraphs[:2] == ["Instructions for Form 1040NR", "-5-"]
+        body = " ".join(paragraphs[2:])
+        assert "-5-" not in body and body.startswith("c0 line 00")
+        assert body.index("c0 line 11") < body.index("c1 line 00") < body.index("c2 line 00")
+    # one piece, a page number over the last column only, is read first too (once)
+    text = extract_text(_columns_under_a_head([(540, 768, b"17")])).text.strip()
+    assert text.startswith("17\n") and text.count("17") == 1
+
+
+def test_a_heading_over_a_column_beside_a_lower_column_stays_in_its_column():
+    # the first column starts 6 em lower (a figure above it): the heading at the top of the
+    # second column belongs to that column, not to a head of the page
+    data = _columns_under_a_head([(222, 772, b"Results")], tops=(700, 761, 761), size=11)
+    text = extract_text(data).text
+    assert text.index("c0 line 11") < text.index("Results") < text.index("c1 line 00")

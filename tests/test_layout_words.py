@@ -347,3 +347,22 @@ def test_a_smaller_text_set_beside_a_larger_one_is_measured_in_its_own_size():
            b"BT /F1 12.44 Tf %.2f 702.5 Td (-0.11 \\(-0.90%%\\)) Tj ET" % (72 + 2.5 + 20 * 2.502),
            fonts={"F1": font})
     assert extract_text(b.build()).text == "12.14 -0.11 (-0.90%)\n"
+
+
+def test_a_period_drawn_later_inside_an_edited_word_is_read_after_the_word():
+    # issue6127: "foyer" was typed over a shorter word (Acrobat TouchUp), and the sentence's
+    # ". " drawn afterwards still stands where the old word ended, within the "y": read
+    # "foyer.", not "foy. er" (the mark is drawn after the letters that follow it)
+    b = PdfBuilder()
+    fonts = {"F1": b.font_type1("Times-Roman")}
+    # Times-Roman: "au sein du foy" is 0.5+0.5+0.25+0.389+0.444+0.278+0.5+0.25+0.5+0.5+0.25+0.333+0.5 em
+    y_at = 72 + 10 * (0.5 + 0.5 + 0.25 + 0.389 + 0.444 + 0.278 + 0.5 + 0.25 + 0.5 + 0.5 + 0.25 + 0.333 + 0.5)
+    content = (b"BT /F1 10 Tf 72 700 Td (au sein du foyer) Tj ET\n"
+               b"BT /F1 10 Tf %.3f 700.6 Td (. ) Tj ET\n" % (y_at + 1.5))
+    b.page(content, fonts=fonts)
+    assert extract_text(b.build()).text.split() == ["au", "sein", "du", "foyer."]
+    # drawn in stream order (a period kerned back into the letter before it) it keeps its place
+    b = PdfBuilder()
+    fonts = {"F1": b.font_type1("Times-Roman")}
+    b.page(b"BT /F1 10 Tf 72 700 Td [(du foy) 350 (.) -100 (er)] TJ ET", fonts=fonts)
+    assert extract_text(b.build()).text.split() == ["du", "foy.er"]

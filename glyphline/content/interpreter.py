@@ -1138,7 +1138,7 @@ class _Interpreter:
         form_resources = resolve(xobject.get("/Resources"))
         matrix = _matrix(xobject.get("/Matrix")) or IDENTITY
         self.run_form(key, content, form_resources if isinstance(form_resources, dict) else self.resources,
-                      matrix)
+                      matrix, _form_bbox(xobject.get("/BBox")))
 
     def op_inline_image(self, operands) -> None:
         self.paint_image()
@@ -1150,13 +1150,17 @@ class _Interpreter:
         if self.paths is not None:
             self.paths.image(self.ctm)   # a small image at a line's start may be its bullet
 
-    def run_form(self, key, content: bytes, resources, matrix: tuple) -> None:
-        """Run a form's content as if inside q … Q with its matrix; the caller's text object survives it."""
+    def run_form(self, key, content: bytes, resources, matrix: tuple, bbox: tuple | None = None) -> None:
+        """Run a form's content as if inside q … Q with its matrix; the caller's text object survives it.
+        `bbox`: the form's /BBox, which clips what it draws (ISO 32000-1 §8.10.1): glyphs outside it
+        are not on the page (the clip window becomes its intersection with the box, in viewer space)."""
         caller = (self.state(), self.resources, self.tm, self.tlm, self.form_flag,
-                  len(self.saved), self.ignored_saves)
+                  len(self.saved), self.ignored_saves, self.clip)
         marked_depth = len(self.marked)
         drawn_state = self.paths.graphics_state() if self.paths is not None else None
         self.ctm = _multiply(matrix, self.ctm)
+        if bbox is not None and self.clip is not None:
+            self.clip = _clipped_to(self.clip, bbox, self.ctm)
         self.form_flag = IN_FORM | self.source_flags
         self.setup = None
         self.forms.append(key)
@@ -1165,11 +1169,45 @@ class _Interpreter:
         finally:
             self.forms.pop()
             self.close_marked_content(marked_depth)
-            state, self.resources, self.tm, self.tlm, self.form_flag, save_depth, self.ignored_saves = caller
+            (state, self.resources, self.tm, self.tlm, self.form_flag, save_depth, self.ignored_saves,
+             self.clip) = caller
             del self.saved[save_depth:]     # q without Q inside the form
             self.set_state(state)
             if drawn_state is not None:
                 self.paths.set_graphics_state(drawn_state, save_depth)
+
+
+def _form_bbox(value) -> tuple | None:
+    """A form's /BBox, or None (no clip) when it is missing, not four numbers, or flat: a
+    degenerate box is taken as "not set", as the page's visible box is."""
+    value = resolve(value)
+    if not isinstance(value, (list, tuple)) or len(value) != 4:
+        return None
+    numbers = []
+    for item in value:
+        item = resolve(item)
+        if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
+            return None
+        numbers.append(float(item))
+    x0, y0, x1, y1 = numbers
+    box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    return None if box[2] <= box[0] or box[3] <= box[1] else box
+
+
+def _clipped_to(clip: tuple, bbox: tuple, ctm: tuple) -> tuple:
+    """The clip window `clip` (viewer space) cut to the bounding box of `bbox` under `ctm`. A box
+    turned by other than a right angle is cut to its bounding box, which keeps a little more than
+    it shows. A box wholly outside the window leaves an empty window (x1 < x0): nothing is kept."""
+    a, b, c, d, e, f = ctm
+    xs = []
+    ys = []
+    for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[1]), (bbox[0], bbox[3]), (bbox[2], bbox[3])):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    box = (min(xs), min(ys), max(xs), max(ys))
+    if not all(map(math.isfinite, box)):
+        return clip
+    return (max(clip[0], box[0]), max(clip[1], box[1]), min(clip[2], box[2]), min(clip[3], box[3]))
 
 
 def _grown(clip: tuple, margin: float) -> tuple:

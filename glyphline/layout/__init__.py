@@ -45,6 +45,10 @@ RUNNING_GAP_EM = 1.0
 # all of the page's text: no column's text follows it down the page, so it is the page's foot
 # (an IRS page number 0.8 em under three columns), where a paragraph's last line never is.
 RUNNING_FOOT_GAP_EM = 0.5
+# ... and, for a piece of a running head the column order reads after a column, the columns
+# read before it start within this many of its sizes of the text under it (a head stands over
+# all the columns; a column that starts lower, under a figure, leaves a heading of its own)
+RUNNING_HEAD_COLUMNS_EM = 2.0
 # ... and a page's foot has a few pieces: more short lines in the footer zone are a form or a
 # table's last rows, not a foot (and each candidate is checked against every block).
 RUNNING_MAX_FEET = 6
@@ -200,6 +204,9 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     footers = [b for b in body if b.role == "footer"]
     if footers:
         body = [b for b in body if b.role != "footer"]
+    headers = [b for b in body if b.role == "header"]
+    if headers and body[len(headers) - 1].role != "header":   # a head's piece the order read later
+        body = headers + [b for b in body if b.role != "header"]
     layout.blocks = body + sidebars + rotated + footers
     if tags:
         from .tagged import order_blocks   # here, as in _blocks: only a tagged PDF's pages need it
@@ -460,6 +467,7 @@ def _mark_running(blocks: list[Block], page_height: float) -> None:
             blocks[i] = replace(block, role="footer")
         else:
             break
+    _mark_split_head(blocks, page_height)
     # A page's foot under several columns: the column order reads each piece of it after the
     # column above it, between two columns ("… taxed on income | Instructions for Form 1040NR |
     # from all sources"). A short line in the footer zone that the order reads before other text
@@ -482,6 +490,42 @@ def _mark_running(blocks: list[Block], page_height: float) -> None:
             blocks[i] = replace(block, role="footer")
 
 
+def _mark_split_head(blocks: list[Block], page_height: float) -> None:
+    """The head counterpart of the split foot: a running head in pieces over several columns
+    (a journal's name over the first column, the page number over the second) is read by the
+    column order piece by piece, each before the column under it ("c0 … | -5- | c1 …"). A short
+    line in the header zone that the order reads after other text and that lies above all of the
+    page's text by RUNNING_FOOT_GAP_EM (no column's text rises beside it) is a header too; the
+    caller reads the headers first."""
+    zone = HEADER_ZONE * page_height
+    heads = {i for i, b in enumerate(blocks) if b.role == "body" and b.y1 <= zone and _short(b)}
+    if not heads or len(heads) > RUNNING_MAX_FEET:
+        return
+    first_text = min((i for i, b in enumerate(blocks) if b.role == "body" and i not in heads),
+                     default=len(blocks))
+    if max(heads) < first_text:
+        return                  # every piece is read before the text already
+    above = []
+    for i in sorted(heads):
+        block = blocks[i]
+        # every other block of text starts below it, but the other pieces of its own line
+        top = min((b.y0 for j, b in enumerate(blocks)
+                   if j != i and b.role == "body" and (j not in heads or b.y1 <= block.y0 or b.y0 >= block.y1)),
+                  default=float("inf"))
+        # and the columns read before it start about as high as the text under it: a head
+        # stands over all the columns (a heading over a column that starts beside a figure does not)
+        first_top = min((b.y0 for j, b in enumerate(blocks[:i]) if b.role == "body" and j not in heads),
+                        default=top)
+        if (top - block.y1 > RUNNING_FOOT_GAP_EM * _size(block)
+                and first_top - top <= RUNNING_HEAD_COLUMNS_EM * _size(block)):
+            above.append(i)
+    # a piece read late that is the page's number (a column's own heading over the second column
+    # is read late too, and has the same white space under it): the pieces read first are the head too
+    if any(i > first_text and _page_number(blocks[i]) for i in above):
+        for i in above:
+            blocks[i] = replace(blocks[i], role="header")
+
+
 def _size(block: Block) -> float:
     return block.lines[0].words[0].size if block.lines[0].words else block.y1 - block.y0
 
@@ -495,6 +539,17 @@ def _space_below(block: Block, blocks: list[Block]) -> float:
 def _space_above(block: Block, blocks: list[Block]) -> float:
     bottoms = [b.y1 for b in blocks if b is not block and b.y1 <= block.y0]
     return block.y0 - max(bottoms) if bottoms else float("inf")
+
+
+# A page number as a running head prints it: "17", "-5-", "— xii —", "Page 5", "5 of 12", "p. 5".
+_PAGE_NUMBER = re.compile(r"(?:page|p\.|seite|página|pagina)?\s*(?:\d{1,4}|[ivxl]{1,6})(?:\s*(?:of|/|von|de)\s*\d{1,4})?",
+                          re.IGNORECASE)
+
+
+def _page_number(block: Block) -> bool:
+    """Is the block's one line a page number (with the dashes, brackets or word around it)?"""
+    text = " ".join(w.text for w in block.lines[0].words).strip("-–—|[]()· \u00a0")
+    return bool(text) and _PAGE_NUMBER.fullmatch(text) is not None
 
 
 def _short(block: Block) -> bool:

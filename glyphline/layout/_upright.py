@@ -22,7 +22,7 @@ from typing import NamedTuple
 from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
 from .cleanup import drop_duplicates, duplicate_limit
-from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDRAW_EM, SCRIPT_RISE_EM,
+from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDRAW_EM, SCRIPT_RISE_EM, late_marks,
                     SEGMENT_GAP_EM, Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height,
                     box_height_of, overdraws, raised_script, text_unit, text_unit_of)
 from .model import WORD_DEFAULTS, Word, new_word
@@ -273,9 +273,11 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
         line_xs = xs[order.start:order.stop]
         in_stream_order = list(line_xs) == sorted(line_xs)   # (no NaN: finite coordinates)
         if not in_stream_order:
-            order = sorted(order, key=lambda i: (xs[i], i))
+            order = late_marks(sorted(order, key=lambda i: (xs[i], i)), _same, xs.__getitem__,
+                               ends.__getitem__, texts.__getitem__)
     else:
-        order = sorted((i for a, b in ranges for i in range(a, b)), key=lambda i: (xs[i], i))
+        order = late_marks(sorted((i for a, b in ranges for i in range(a, b)), key=lambda i: (xs[i], i)),
+                           _same, xs.__getitem__, ends.__getitem__, texts.__getitem__)
     line = _pick(order, glyphs, texts, xs, ys, ends, sizes, metrics)
     # a fake-bold copy repeats the text of one of the two previous glyphs: only then look closer
     if ((repeats or not in_stream_order)
@@ -330,6 +332,11 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
             order=min(order[p:q]),
         ))
     return out
+
+
+def _same(i: int) -> int:
+    """A glyph's stream position in upright_segments: its index in the page's columns."""
+    return i
 
 
 def _pick(order: range | list[int], *columns) -> list[list]:

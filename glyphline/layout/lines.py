@@ -28,7 +28,7 @@ import math
 import re
 from bisect import bisect_right
 from itertools import accumulate
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, le
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -112,6 +112,13 @@ MAX_UNIT_EM = 1.25
 _SPACING_ACCENT = re.compile("[" + "".join(map(re.escape, SPACING_ACCENTS)) + "]")   # one scan of a page's text
 _BASELINE = attrgetter("v")        # sort key of runs and segments across their line
 _BY_U_THEN_ORDER = itemgetter(0, 3)   # sort key of _finish's items: along the line, then stream order
+_ITEM_U, _ITEM_END, _ITEM_ORDER = itemgetter(0), itemgetter(1), itemgetter(3)   # fields of _finish's items
+# The punctuation late_marks moves to the end of the word it was drawn into.
+_LATE_MARKS = frozenset(".,;:!?")
+
+
+def _item_text(item) -> str:
+    return item[2].text
 HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
 
 # Some producers (Chromium) draw vertical CJK as upright horizontal glyphs stacked one below
@@ -634,6 +641,7 @@ def _finish(key: int, run: _Run, accents: bool = False, dropped: DropLog | None 
     items = run.items
     if len(items) > 1:
         items.sort(key=_BY_U_THEN_ORDER)
+        items = late_marks(items, _ITEM_ORDER, _ITEM_U, _ITEM_END, _item_text)
     glyphs = drop_duplicates([it[2] for it in items], dropped)
     if len(glyphs) != len(items):
         keep = {id(g) for g in glyphs}
@@ -653,6 +661,41 @@ def _finish(key: int, run: _Run, accents: bool = False, dropped: DropLog | None 
         out.append(_segment(key, cos, sin, items[start:i]))
         start = i
     return out
+
+
+def late_marks(order: list, index, u, end, text) -> list:
+    """A punctuation mark drawn after the letters that follow it, lying within the letter before
+    it, is read after the word it was drawn into, with the spaces drawn right after it: an edited
+    word ("foyer" typed over a shorter one, TouchUp) is wider than the text it replaced, and the
+    sentence's ". " still stands where the old word ended, inside it ("foy. er"). `order`: the
+    line's keys sorted along the line; index/u/end/text: a key's stream position, start, end and
+    text. A mark drawn before the letters after it (an accent kerned back, a TJ's kerning) is
+    in stream order and keeps its place."""
+    n = len(order)
+    if n < 3:
+        return order
+    ends = list(map(end, order))
+    if not any(map(le, ends[1:n - 1], ends[:n - 2])):   # no glyph ends within the one before it (the usual line)
+        return order
+    k = 1
+    while k < n - 1:
+        mark = order[k]
+        before = order[k - 1]
+        if end(mark) <= end(before):   # wholly within the glyph before it: rare, only then look closer
+            t = text(mark)
+            if (len(t) == 1 and t in _LATE_MARKS and end(mark) > u(mark) and index(mark) > index(before)
+                    and u(before) <= u(mark) and text(before).isalpha()):
+                j = k + 1   # the spaces drawn with the mark go with it
+                while j < n and text(order[j]).isspace() and index(order[j]) > index(mark):
+                    j += 1
+                m = j
+                while m < n and text(order[m]).isalpha() and index(order[m]) < index(mark):
+                    m += 1
+                if m > j:   # letters of the word drawn before the mark follow it: move it after them
+                    order = order[:k] + order[j:m] + order[k:j] + order[m:]
+                    k = m - (j - k)
+        k += 1
+    return order
 
 
 def _attach_accents(items: list) -> list:
