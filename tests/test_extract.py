@@ -475,6 +475,30 @@ def test_positional_forms_in_a_subset_truetype_font_read_as_letters_not_punctuat
 
 
 @needs_pipeline
+def test_a_reflowed_page_waiting_for_the_vocabulary_keeps_a_record_per_run_not_per_line():
+    """Until the document's vocabulary is complete a reflowed page keeps its lines folded into
+    runs (across_pages.fold_lines): one record per stretch no dehyphenation decision cuts, and
+    the text is that of the whole layouts (words hyphenated inside a page and across pages)."""
+    from glyphline.document import open as open_document
+    from glyphline.extract import DocumentPasses, _analyse
+    from glyphline.layout.model import ReflowLine
+    from glyphline.options import ExtractOptions
+
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 5 == 4 else f"graph {n} goes on"
+             for n in range(16)]
+    data = text_pdf([lines + ["and the page ends in en-"], ["coded text", *lines]])
+    document = open_document(data)
+    passes = DocumentPasses(document, ExtractOptions())
+    for number in (1, 2):
+        passes.add(*_analyse(document, number))
+    kept = [line for layout, _, _ in passes.pages for block in layout.blocks for line in block.lines]
+    assert sum(isinstance(line, ReflowLine) for line in kept) <= 12   # 34 lines: 6 hyphen breaks, 2 page ends
+    text = passes.finish([]).text
+    assert text == extract_text(data, keep_layouts=True).text
+    assert "own paragraph 5 goes on" in text and "ends in encoded\n\ftext graph 0" in text
+
+
+@needs_pipeline
 @pytest.mark.parametrize("mode", ["reflow", "preserve", "json"])
 def test_a_long_document_keeps_little_of_each_finished_page(mode):
     """Memory stays flat over 800 pages: a page no later pass needs whole is rendered at once
