@@ -499,6 +499,32 @@ def test_a_reflowed_page_waiting_for_the_vocabulary_keeps_a_record_per_run_not_p
 
 
 @needs_pipeline
+def test_the_statistics_of_a_long_document_are_kept_folded_not_a_record_per_page():
+    """Every page's line pitches are kept for the pages short of evidence of their own, folded into
+    one array of doubles per size bucket (layout.add_evidence), not a dictionary of float objects a
+    page; the short page is laid out with the same document statistics."""
+    from array import array
+
+    from glyphline.document import open as open_document
+    from glyphline.extract import DocumentPasses, _analyse
+    from glyphline.layout import collect_doc_stats, doc_stats_from
+    from glyphline.options import ExtractOptions
+
+    lines = [f"line {n} of a page with enough lines to judge its own paragraphs" for n in range(12)]
+    data = text_pdf([lines, lines[::-1], ["one short paragraph", "", "another one"]])
+    document = open_document(data)
+    passes = DocumentPasses(document, ExtractOptions(mode="preserve"))
+    layouts = [_analyse(document, number) for number in (1, 2, 3)]
+    for page in layouts:
+        passes.add(*page)
+    assert passes.short == [2]   # the third page: one pitch of its own
+    steps, weights = passes.evidence
+    assert steps and all(type(values) is array for values in steps.values())
+    assert doc_stats_from([passes.evidence]) == collect_doc_stats([layout for layout, _, _ in layouts])
+    assert passes.finish([]).text == extract_text(data, mode="preserve", keep_layouts=True).text
+
+
+@needs_pipeline
 @pytest.mark.parametrize("mode", ["reflow", "preserve", "json"])
 def test_a_long_document_keeps_little_of_each_finished_page(mode):
     """Memory stays flat over 800 pages: a page no later pass needs whole is rendered at once
