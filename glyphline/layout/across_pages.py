@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
 from .scripts import no_space_at_line_break
-from .model import WORD_TEXT, Block, Line, PageLayout, ReflowLine, Word
+from .model import WORD_TEXT, Block, EndWord, Line, PageLayout, ReflowBlock, ReflowLine
 
 # fold_lines: a line shorter than this ends its run: the break-hyphen test reads the last two characters joined
 MIN_RUN_LINE_CHARS = 2
@@ -77,8 +77,11 @@ def reflow_text_only(layout: PageLayout) -> PageLayout:
         head = index == first
         tail = index == last and not (head and len(lines) == 1)
         middle = fold_lines(lines[1 if head else 0:len(lines) - 1 if tail else len(lines)])
-        blocks.append(Block(([_ends_only(lines[0])] if head else []) + middle + ([_ends_only(lines[-1])] if tail else []),
-                            0.0, 0.0, 0.0, 0.0, role=block.role))
+        if head or tail:   # a block join_across_pages may change (_with_line)
+            blocks.append(Block(([_ends_only(lines[0])] if head else []) + middle + ([_ends_only(lines[-1])] if tail else []),
+                                0.0, 0.0, 0.0, 0.0, role=block.role))
+        else:
+            blocks.append(ReflowBlock(middle, block.role))
     return replace(layout, blocks=blocks, line_pitches={}, figures=[])
 
 
@@ -117,13 +120,12 @@ def fold_lines(lines: list) -> list[ReflowLine]:
 
 
 def _ends_only(line: Line) -> Line:
-    """The line with its first and last words kept (the ones a page break joins) and the words
-    between folded into one: the same Line.text in three words."""
-    words = line.words
-    if len(words) <= 3:
-        return line
-    middle = Word(" ".join(word.text for word in words[1:-1]), 0.0, 0.0, 0.0, 0.0, 0.0, "")
-    return replace(line, words=[words[0], middle, words[-1]])
+    """The line with its first and last words kept as their text (the ones a page break joins)
+    and the words between folded into one: the same Line.text in at most three EndWords."""
+    texts = list(map(WORD_TEXT, line.words))
+    if len(texts) > 3:
+        texts = [texts[0], " ".join(texts[1:-1]), texts[-1]]
+    return replace(line, words=list(map(EndWord, texts)))
 
 
 def _with_line(layout: PageLayout, block_index: int, line_index: int, line) -> PageLayout:
