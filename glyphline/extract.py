@@ -284,6 +284,7 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
             layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]),
                                                   needs=needs)
         seen.append(layout)
+        del seen[:-STATS_WINDOW_PAGES]   # only the window is read: a long document keeps no more layouts
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
         if render.structured:   # heading ranks from the pages seen so far (extract_text uses the whole document)

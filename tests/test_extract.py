@@ -309,6 +309,31 @@ def test_cancellation_between_pages():
 
 
 @needs_pipeline
+def test_iter_pages_keeps_only_the_window_of_layouts_it_reads(monkeypatch):
+    """A page's layout is let go once it leaves the STATS_WINDOW_PAGES window that short pages
+    borrow statistics from: iterating a long document keeps a bounded number of layouts."""
+    import gc
+    import weakref
+
+    import glyphline.extract as extract
+
+    made = []
+    analyse = extract._analyse
+
+    def recording(*args, **kwargs):
+        page = analyse(*args, **kwargs)
+        made.append(weakref.ref(page[0]))
+        return page
+
+    monkeypatch.setattr(extract, "_analyse", recording)
+    monkeypatch.setattr(extract, "STATS_WINDOW_PAGES", 2)
+    pages = iter_pages(text_pdf([[f"page {n} line {i}" for i in range(6)] for n in range(5)]))
+    texts = [next(pages).text for _ in range(5)]
+    gc.collect()
+    assert texts[4].startswith("page 4 line 0")
+    assert [ref() is not None for ref in made] == [False, False, False, True, True]
+
+
 def test_iter_pages_yields_pages_with_progress():
     data = text_pdf([["alpha beta gamma"], ["delta epsilon zeta"]])
     calls = []
