@@ -174,11 +174,30 @@ def viewer_matrix(box, rotation: int) -> tuple:
 class _PageRecord:
     """A leaf of the page tree with its inherited attributes already resolved."""
 
-    __slots__ = ("obj", "attrs")
+    __slots__ = ("_obj", "attrs")
 
     def __init__(self, obj, attrs: dict):
-        self.obj = obj
+        self._obj = obj
         self.attrs = attrs
+
+    @property
+    def obj(self):
+        """The page dictionary; read from the file again when asked for after forget()."""
+        obj = self._obj
+        return resolve(obj) if type(obj).__name__ == "IndirectObject" else obj
+
+    def forget(self, reader) -> None:
+        """Let pypdf's object cache go of the page dictionary (its names, references and boxes,
+        ~2 KB) and keep only its reference: a long document would otherwise keep every page's."""
+        obj = self._obj
+        ref = getattr(obj, "indirect_reference", None)
+        cache = getattr(reader, "resolved_objects", None)
+        if type(ref).__name__ != "IndirectObject" or getattr(ref, "pdf", None) is not reader or not isinstance(cache, dict):
+            return
+        key = (ref.generation, ref.idnum)
+        if cache.get(key) is obj:   # the dictionary pypdf gives for that reference: it can give it again
+            del cache[key]
+            self._obj = ref
 
 
 def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
@@ -216,6 +235,17 @@ def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
         for kid in reversed(kids):
             stack.append((kid, attrs, depth + 1, ancestors + (key,)))
     return pages
+
+
+def _resource_users(records: list[_PageRecord]) -> dict[tuple[int, int], int]:
+    """How many pages name each /Resources dictionary they reach by reference (pypdf's cache key)."""
+    users: dict[tuple[int, int], int] = {}
+    for record in records:
+        ref = record.attrs.get("/Resources")
+        if type(ref).__name__ == "IndirectObject":
+            key = (ref.generation, ref.idnum)
+            users[key] = users.get(key, 0) + 1
+    return users
 
 
 def _object_key(ref) -> Any:
@@ -366,6 +396,7 @@ class Document:
         self._fonts = FontCache(limits, self._read_stream)
         self._font_reports: dict = {}   # font key → filter failures met loading it, told on every page using it
         self._placements: dict = {}     # the interpreter's placement tables, shared by the pages (fonts are cached too)
+        self._resource_users = _resource_users(records)   # /Resources by reference → pages naming it, not yet read
         self.metadata = self._read_metadata()
         self._structure: tuple | None = None   # (Structure or None,) once read
 
@@ -386,6 +417,8 @@ class Document:
         if page is None:
             page = Page(self, index, self._records[index])
             self._pages[index] = page
+            # once its Page is let go, the page dictionary is read from the file again if ever needed
+            weakref.finalize(page, self._records[index].forget, self._reader)
         self._recent = page  # the page just asked for stays alive for the caller's next access
         return page
 
@@ -497,7 +530,22 @@ class Document:
                     warnings.append(warning(kind, page=page.number, reason=short_error(exc)))
                 except Exception as exc:
                     warnings.append(warning(source.failed, page=page.number, reason=short_error(exc)))
+        self._forget_resources(page)
         return self._finish(page, env, glyphs)
+
+    def _forget_resources(self, page: Page) -> None:
+        """Let pypdf's object cache go of the page's /Resources (a few KB a page) once every page
+        naming it is read: a long document would otherwise keep every page's. A page read again
+        (laid out with the document's statistics) or a form naming it reads it from the file again."""
+        ref = page._record.attrs.get("/Resources")
+        if type(ref).__name__ != "IndirectObject":
+            return
+        key = (ref.generation, ref.idnum)
+        users = self._resource_users.get(key, 0) - 1
+        self._resource_users[key] = users
+        cache = getattr(self._reader, "resolved_objects", None)
+        if users <= 0 and isinstance(cache, dict):
+            cache.pop(key, None)
 
     def _finish(self, page: Page, env: PageEnv, glyphs: list[Glyph]) -> list[Glyph]:
         warnings = env.warnings

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
-from .layout import collect_doc_stats, doc_stats_from, needs_document_stats, stats_evidence
+from .layout import add_evidence, collect_doc_stats, doc_stats_from, needs_document_stats, stats_evidence
 from .layout.hyphenation import Vocabulary
 from .layout.model import AnalysisNeeds, PageLayout
 from .limits import Limits
@@ -199,12 +199,12 @@ class DocumentPasses:
         self.render = renderer(options.mode)
         self.vocabulary = Vocabulary() if _dehyphenating(options) else None
         self.keep_whole = keep_layouts or self.render.structured
-        self.evidence: list = []    # each page's stats_evidence: all DocStats reads
+        self.evidence: tuple = ({}, {})   # every page's stats_evidence folded (add_evidence): all DocStats reads
         self.short: list[int] = []  # pages short of evidence: laid out again with the document's statistics
         self.pages: list = []       # per page: (layout, warnings, rotation), or its PageResult once rendered
 
     def add(self, layout: PageLayout, warnings: list[str], rotation: int) -> None:
-        self.evidence.append(stats_evidence(layout))
+        add_evidence(self.evidence, stats_evidence(layout))
         self.pages.append((layout, warnings, rotation))
         if needs_document_stats(layout):
             self.short.append(len(self.pages) - 1)
@@ -227,12 +227,12 @@ class DocumentPasses:
         document, options = self.document, self.options
         with fewer_collections():
             if self.short and len(self.short) < len(self.pages):   # all short: none has more evidence than the others
-                stats = doc_stats_from(self.evidence)
+                stats = doc_stats_from([self.evidence])
                 for i in self.short:
                     self.pages[i] = _analyse(document, self.pages[i][0].number, stats, needs=self.needs)
             for i in self.short:
                 self._final(i)
-            self.evidence = []
+            self.evidence = ({}, {})
             waiting = [i for i, page in enumerate(self.pages) if isinstance(page, tuple)]
             analysed = [self.pages[i] for i in waiting]
             if self.vocabulary is not None:   # "en-" | "code": the word is joined on the first page
@@ -284,6 +284,7 @@ def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits:
             layout, warnings, rotation = _analyse(document, number, collect_doc_stats(seen[-STATS_WINDOW_PAGES:]),
                                                   needs=needs)
         seen.append(layout)
+        del seen[:-STATS_WINDOW_PAGES]   # only the window is read: a long document keeps no more layouts
         if vocabulary is not None:
             vocabulary.update(build_vocabulary([layout]))
         if render.structured:   # heading ranks from the pages seen so far (extract_text uses the whole document)

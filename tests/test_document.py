@@ -106,6 +106,30 @@ def test_glyphs_are_computed_once_per_page():
     assert page.glyphs is page.glyphs
 
 
+def test_a_read_page_lets_go_of_its_dictionary_and_resources_and_reads_them_again_if_asked():
+    """Memory stays flat over a long document: once a page is read and let go, pypdf's cache no
+    longer holds its page dictionary nor the /Resources only it names (a shared one stays until its
+    last page is read); asking again reads them from the file, with the same text."""
+    b = PdfBuilder()
+    font = mono_font(b)
+    shared = b.add({"Font": {"F1": font}})
+    own = [b.add({"Font": {"F1": font}}) for _ in range(2)]
+    refs = [b.page(line(b"page %d" % n, 72, 700), extra={"Resources": res})
+            for n, res in enumerate([own[0], shared, own[1], shared], 1)]
+    doc = glyphline.open(b.build())
+    cache = doc._reader.resolved_objects
+
+    def cached(ref):
+        return (0, ref.num) in cache
+
+    assert [text_of(doc.page(i)) for i in range(3)] == ["page 1", "page 2", "page 3"]
+    doc.page(3).width   # page 3 is let go too (the document keeps the page asked for last)
+    assert not any(cached(ref) for ref in refs[:3]) and not cached(own[0]) and not cached(own[1])
+    assert cached(shared)   # page 4 names it too and is not read yet
+    assert text_of(doc.page(3)) == "page 4" and not cached(shared)
+    assert text_of(doc.page(0)) == "page 1"   # read again from the file
+
+
 # ---------------------------------------------------------------- page tree and inheritance
 
 def test_inherited_resources_mediabox_cropbox_rotate_from_pages_nodes():

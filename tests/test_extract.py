@@ -309,6 +309,31 @@ def test_cancellation_between_pages():
 
 
 @needs_pipeline
+def test_iter_pages_keeps_only_the_window_of_layouts_it_reads(monkeypatch):
+    """A page's layout is let go once it leaves the STATS_WINDOW_PAGES window that short pages
+    borrow statistics from: iterating a long document keeps a bounded number of layouts."""
+    import gc
+    import weakref
+
+    import glyphline.extract as extract
+
+    made = []
+    analyse = extract._analyse
+
+    def recording(*args, **kwargs):
+        page = analyse(*args, **kwargs)
+        made.append(weakref.ref(page[0]))
+        return page
+
+    monkeypatch.setattr(extract, "_analyse", recording)
+    monkeypatch.setattr(extract, "STATS_WINDOW_PAGES", 2)
+    pages = iter_pages(text_pdf([[f"page {n} line {i}" for i in range(6)] for n in range(5)]))
+    texts = [next(pages).text for _ in range(5)]
+    gc.collect()
+    assert texts[4].startswith("page 4 line 0")
+    assert [ref() is not None for ref in made] == [False, False, False, True, True]
+
+
 def test_iter_pages_yields_pages_with_progress():
     data = text_pdf([["alpha beta gamma"], ["delta epsilon zeta"]])
     calls = []
@@ -472,6 +497,56 @@ def test_positional_forms_in_a_subset_truetype_font_read_as_letters_not_punctuat
     font = b.font_truetype("ABCDEF+Amiri", widths=[500] * 16, to_unicode=b.tounicode(forms))
     b.page(b"BT /F1 20 Tf 72 700 Td <292621> Tj ET", fonts={"F1": font})   # painted left to right
     assert extract_text(b.build()).text == "\u0628\u064a\u062a\n"
+
+
+@needs_pipeline
+def test_a_reflowed_page_waiting_for_the_vocabulary_keeps_a_record_per_run_not_per_line():
+    """Until the document's vocabulary is complete a reflowed page keeps its lines folded into
+    runs (across_pages.fold_lines): one record per stretch no dehyphenation decision cuts, and
+    the text is that of the whole layouts (words hyphenated inside a page and across pages)."""
+    from glyphline.document import open as open_document
+    from glyphline.extract import DocumentPasses, _analyse
+    from glyphline.layout.model import ReflowLine
+    from glyphline.options import ExtractOptions
+
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 5 == 4 else f"graph {n} goes on"
+             for n in range(16)]
+    data = text_pdf([lines + ["and the page ends in en-"], ["coded text", *lines]])
+    document = open_document(data)
+    passes = DocumentPasses(document, ExtractOptions())
+    for number in (1, 2):
+        passes.add(*_analyse(document, number))
+    kept = [line for layout, _, _ in passes.pages for block in layout.blocks for line in block.lines]
+    assert sum(isinstance(line, ReflowLine) for line in kept) <= 12   # 34 lines: 6 hyphen breaks, 2 page ends
+    text = passes.finish([]).text
+    assert text == extract_text(data, keep_layouts=True).text
+    assert "own paragraph 5 goes on" in text and "ends in encoded\n\ftext graph 0" in text
+
+
+@needs_pipeline
+def test_the_statistics_of_a_long_document_are_kept_folded_not_a_record_per_page():
+    """Every page's line pitches are kept for the pages short of evidence of their own, folded into
+    one array of doubles per size bucket (layout.add_evidence), not a dictionary of float objects a
+    page; the short page is laid out with the same document statistics."""
+    from array import array
+
+    from glyphline.document import open as open_document
+    from glyphline.extract import DocumentPasses, _analyse
+    from glyphline.layout import collect_doc_stats, doc_stats_from
+    from glyphline.options import ExtractOptions
+
+    lines = [f"line {n} of a page with enough lines to judge its own paragraphs" for n in range(12)]
+    data = text_pdf([lines, lines[::-1], ["one short paragraph", "", "another one"]])
+    document = open_document(data)
+    passes = DocumentPasses(document, ExtractOptions(mode="preserve"))
+    layouts = [_analyse(document, number) for number in (1, 2, 3)]
+    for page in layouts:
+        passes.add(*page)
+    assert passes.short == [2]   # the third page: one pitch of its own
+    steps, weights = passes.evidence
+    assert steps and all(type(values) is array for values in steps.values())
+    assert doc_stats_from([passes.evidence]) == collect_doc_stats([layout for layout, _, _ in layouts])
+    assert passes.finish([]).text == extract_text(data, mode="preserve", keep_layouts=True).text
 
 
 @needs_pipeline

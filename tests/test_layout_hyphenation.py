@@ -156,3 +156,20 @@ def test_a_page_cut_to_its_text_reflows_and_joins_across_pages_as_the_whole_layo
     # only the two lines a page break may join keep their words; every other line is a ReflowLine
     lines = [line for block in reflow_text_only(page1).blocks for line in block.lines]
     assert sum(isinstance(line, ReflowLine) for line in lines) == len(lines) - 2
+
+
+def test_a_page_cut_to_its_text_keeps_blocks_and_end_words_as_small_records():
+    """Blocks no page break changes are ReflowBlocks (runs and role), and the words kept for a
+    join across pages are EndWords (their text): a few hundred bytes a page, not kilobytes."""
+    from glyphline.layout.across_pages import reflow_text_only
+    from glyphline.layout.model import Block, EndWord, ReflowBlock
+
+    page1, page2 = _two_pages(["A first line of the body and then an", "ending line that is hyphen-"],
+                              ["ated on the next page, which goes on."])
+    vocabulary = build_vocabulary([page1, page2])
+    cut = reflow_text_only(page1)
+    assert [type(block) for block in cut.blocks] == [ReflowBlock, Block, ReflowBlock]   # head, body, page number
+    assert all(type(word) is EndWord for word in cut.blocks[1].lines[-1].words)
+    whole = join_across_pages([page1, page2], vocabulary)
+    reduced = join_across_pages([cut, reflow_text_only(page2)], vocabulary)
+    assert [render_page(p, "reflow", vocabulary) for p in reduced] == [render_page(p, "reflow", vocabulary) for p in whole]

@@ -10,6 +10,7 @@ pass; the reflow output joins a block's lines by the rules of layout.hyphenation
 from __future__ import annotations
 
 import bisect
+from array import array
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -131,6 +132,21 @@ def doc_stats_from(evidence: Iterable[tuple[dict[int, list[float]], dict[float, 
             size_weight[size] = size_weight.get(size, 0) + chars
     body = max(size_weight, key=size_weight.get) if size_weight else 0.0
     return DocStats({k: line_pitch(v) for k, v in steps.items() if v}, body)
+
+
+def add_evidence(total: tuple[dict, dict[float, int]], evidence: tuple[dict[int, list[float]], dict[float, int]]) -> None:
+    """Fold one page's stats_evidence into `total` (pages in document order): doc_stats_from([total])
+    is doc_stats_from of all the pages, and a long document keeps 8 bytes a line pitch (an array of
+    doubles, the same floats) instead of a float object and a dictionary a page."""
+    steps, size_weight = total
+    pitches, weights = evidence
+    for key, values in pitches.items():
+        kept = steps.get(key)
+        if kept is None:
+            kept = steps[key] = array("d")
+        kept.extend(values)
+    for size, chars in weights.items():
+        size_weight[size] = size_weight.get(size, 0) + chars
 
 
 def needs_document_stats(layout: PageLayout) -> bool:

@@ -12,7 +12,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
-from .model import WORD_TEXT, Block, Line, PageLayout, ReflowLine, Word
+from .scripts import no_space_at_line_break
+from .model import WORD_TEXT, Block, EndWord, Line, PageLayout, ReflowBlock, ReflowLine
+
+# fold_lines: a line shorter than this ends its run: the break-hyphen test reads the last two characters joined
+MIN_RUN_LINE_CHARS = 2
 
 
 def build_vocabulary(layouts: Iterable[PageLayout]) -> Vocabulary:
@@ -62,27 +66,66 @@ def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) 
 def reflow_text_only(layout: PageLayout) -> PageLayout:
     """The layout cut down to what join_across_pages and the reflow renderer read, so a long
     document keeps little of each page until its vocabulary is complete: the blocks' roles and
-    lines; each line's text and space_after; the end words of the two lines a page break may join
-    (the last line of the last body block, the first of the first body block). Every other line
-    becomes a ReflowLine (its text and space_after); boxes, cells and pitches are dropped."""
+    lines; the end words of the two lines a page break may join (the last line of the last body
+    block, the first of the first body block). The lines between are folded into runs
+    (fold_lines): a ReflowLine (text, space_after) per stretch of lines no dehyphenation decision
+    cuts; boxes, cells and pitches are dropped."""
     first, last = _first_body(layout), _last_body(layout)
     blocks = []
     for index, block in enumerate(layout.blocks):
-        lines = [_ends_only(line) if (index == first and number == 0) or (index == last and number == len(block.lines) - 1)
-                 else ReflowLine(line.text, line.space_after)
-                 for number, line in enumerate(block.lines)]
-        blocks.append(Block(lines, 0.0, 0.0, 0.0, 0.0, role=block.role))
+        lines = block.lines
+        head = index == first
+        tail = index == last and not (head and len(lines) == 1)
+        middle = fold_lines(lines[1 if head else 0:len(lines) - 1 if tail else len(lines)])
+        if head or tail:   # a block join_across_pages may change (_with_line)
+            blocks.append(Block(([_ends_only(lines[0])] if head else []) + middle + ([_ends_only(lines[-1])] if tail else []),
+                                0.0, 0.0, 0.0, 0.0, role=block.role))
+        else:
+            blocks.append(ReflowBlock(middle, block.role))
     return replace(layout, blocks=blocks, line_pitches={}, figures=[])
 
 
+def fold_lines(lines: list) -> list[ReflowLine]:
+    """Consecutive lines of a block as runs, each a ReflowLine that join_lines reads as it reads
+    the lines it stands for, whatever comes before it: a page of ~45 lines keeps ~10 records.
+
+    A line ends its run when the join after it may depend on the vocabulary or on what precedes
+    the run: a break hyphen before an alphanumeric start (join_broken decides), a line of fewer
+    than two characters (a break hyphen is read off the last two characters joined), an empty
+    line (join_lines skips it). A run's first line without a space ends the run unless a space
+    follows it (join_broken takes a run's text up to its first space as the broken word's end)."""
+    runs: list[ReflowLine] = []
+    text, spaced, spaceless_start = "", False, False
+    for line in lines:
+        line_text, line_spaced = line.text, line.space_after
+        if text and line_text:
+            glue = "" if no_space_at_line_break(text[-1], line_text[0], spaced) else " "
+            if not (spaceless_start and not glue) and not (
+                    ends_with_break_hyphen(text) and line_text[:1].isalnum()):
+                text, spaced, spaceless_start = text + glue + line_text, line_spaced, False
+                if len(line_text) < MIN_RUN_LINE_CHARS:
+                    runs.append(ReflowLine(text, spaced))
+                    text = ""
+                continue
+        if text:
+            runs.append(ReflowLine(text, spaced))
+        if len(line_text) < MIN_RUN_LINE_CHARS:   # empty or one character: a run of its own
+            runs.append(ReflowLine(line_text, line_spaced))
+            text = ""
+            continue
+        text, spaced, spaceless_start = line_text, line_spaced, " " not in line_text
+    if text:
+        runs.append(ReflowLine(text, spaced))
+    return runs
+
+
 def _ends_only(line: Line) -> Line:
-    """The line with its first and last words kept (the ones a page break joins) and the words
-    between folded into one: the same Line.text in three words."""
-    words = line.words
-    if len(words) <= 3:
-        return line
-    middle = Word(" ".join(word.text for word in words[1:-1]), 0.0, 0.0, 0.0, 0.0, 0.0, "")
-    return replace(line, words=[words[0], middle, words[-1]])
+    """The line with its first and last words kept as their text (the ones a page break joins)
+    and the words between folded into one: the same Line.text in at most three EndWords."""
+    texts = list(map(WORD_TEXT, line.words))
+    if len(texts) > 3:
+        texts = [texts[0], " ".join(texts[1:-1]), texts[-1]]
+    return replace(line, words=list(map(EndWord, texts)))
 
 
 def _with_line(layout: PageLayout, block_index: int, line_index: int, line) -> PageLayout:
