@@ -20,7 +20,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from itertools import accumulate, compress, repeat
-from operator import gt, itemgetter, sub
+from operator import add, gt, itemgetter, sub
 
 from ..glyph import DUPLICATE, DropLog, Glyph
 from .scripts import normalize_presentation_forms
@@ -117,6 +117,7 @@ _SPECIAL = frozenset(LIGATURES) | CONTROL_CHARS
 
 _X, _END_X = itemgetter(1), itemgetter(3)   # Glyph.x, Glyph.end_x
 _WHITESPACE = re.compile(r"\s")   # str.isspace(): the glyphs words.py reads as spaces
+_OTHER_WHITESPACE = re.compile(r"[^\S ]")   # any of those but U+0020
 # Any character that clean_glyph_text would change: a page without one skips the per-glyph pass.
 _NEEDS_CLEANING = re.compile("[" + re.escape("".join(sorted(_SPECIAL))) + _FORMS_LOW + "-" + _FORMS_HIGH + "]")
 
@@ -160,10 +161,13 @@ def drop_stray_spaces(glyphs: list[Glyph], text: str, texts: list[str]) -> list[
     if _WHITESPACE.search(text) is None:
         return glyphs   # (TeX's pages: no space glyphs at all)
     n = len(glyphs)
-    if len(text) == n:   # one character per glyph: offsets are indices
-        spaces = [m.start() for m in _WHITESPACE.finditer(text)]
-    else:
+    if len(text) != n:   # offsets are indices only with one character per glyph
         spaces = list(compress(range(n), map(str.isspace, texts)))
+    elif _OTHER_WHITESPACE.search(text) is None:   # the usual page: U+0020 only, found without match objects
+        parts = text.split(" ")
+        spaces = list(accumulate(map(add, map(len, parts), repeat(1)), initial=-1))[1:-1]
+    else:
+        spaces = [m.start() for m in _WHITESPACE.finditer(text)]
     # both rules look at spaces that start back inside the glyph before them, before the end of
     # its advance (ROUNDING_PT; the usual space starts at its pen, or after it in justified
     # text): only those are looked at, found with whole-list operations along x (a space of text
