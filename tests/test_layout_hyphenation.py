@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import pytest
 from test_layout_support import paragraph, reflow, run
+from pdfbuilder import PdfBuilder
 
+from glyphline.extract import extract_text
 from glyphline.layout import analyze_page
 from glyphline.layout.hyphenation import Vocabulary, join_broken, join_lines
 from glyphline.layout.across_pages import build_vocabulary, join_across_pages
@@ -19,6 +21,9 @@ from glyphline.output.text import render_page
     ("en\u00ad", "code", "encode"),               # soft hyphen: a discretionary break
     ("En\u00ad", "Code", "EnCode"),               # soft hyphen joins whatever follows
     ("state-of-", "the-art", "state-of-the-art"),  # a compound chain goes on
+    ("2026-", "2027.", "2026-2027."),            # after a digit: a range's own hyphen, no space
+    ("10-", "12x,", "10-12x,"),
+    ("24-", "hour", "24-hour"),                   # ... or a compound's, even before a lowercase letter
 ])
 def test_fixed_rule_table(first, second, joined):
     assert join_broken(first, second, None) == joined
@@ -49,7 +54,8 @@ def test_join_lines_keeps_trailing_punctuation_and_the_rest_of_the_line():
 
 def test_dash_at_line_end_is_not_a_word_break():
     assert join_lines(["pending –", "official"], None) == "pending – official"
-    assert join_lines(["range 10-", "20 items"], None) == "range 10- 20 items"
+    assert join_lines(["range 10 -", "20 items"], None) == "range 10 - 20 items"
+    assert join_lines(["range 10-", "20 items"], None) == "range 10-20 items"   # a hyphen after a digit is its range's
 
 
 def test_dehyphenate_off_keeps_the_break_as_a_space():
@@ -173,3 +179,13 @@ def test_a_page_cut_to_its_text_keeps_blocks_and_end_words_as_small_records():
     whole = join_across_pages([page1, page2], vocabulary)
     reduced = join_across_pages([cut, reflow_text_only(page2)], vocabulary)
     assert [render_page(p, "reflow", vocabulary) for p in reduced] == [render_page(p, "reflow", vocabulary) for p in whole]
+
+
+def test_a_range_broken_at_its_hyphen_reads_whole():
+    # an analyst's note (pdf.js chrome-text-selection-markedContent) breaks "2026-2027" and
+    # "10-12x" after the hyphen: numbers are not hyphenated, so the hyphen stays, with no space
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 10 Tf 72 700 Td 12 TL (prospects in 2026-) Tj T* (2027 and a multiple of 10-) Tj "
+           b"T* (12x for the sector.) Tj ET", fonts={"F1": font})
+    assert extract_text(b.build()).text == "prospects in 2026-2027 and a multiple of 10-12x for the sector.\n"

@@ -366,3 +366,74 @@ def test_a_period_drawn_later_inside_an_edited_word_is_read_after_the_word():
     fonts = {"F1": b.font_type1("Times-Roman")}
     b.page(b"BT /F1 10 Tf 72 700 Td [(du foy) 350 (.) -100 (er)] TJ ET", fonts=fonts)
     assert extract_text(b.build()).text.split() == ["du", "foy.er"]
+
+
+def test_a_trailing_space_drawn_back_inside_a_word_does_not_split_it():
+    # a Word export of a justified French form (pdf.js issue6127) sets the letters of
+    # "organisme" 0.13 em apart and paints the line's trailing space last, back between the
+    # "s" and the "m": 0.04 em after the "s" ends, 68 % over the "m" (under SPACE_COVERED_SHARE)
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    widths = {"s": 500, "o": 556, "n": 556, "r": 333, "g": 556, "a": 556, "i": 222, "m": 833, "e": 556}
+    word = "organisme"
+    s_end = 72 + sum(widths[c] for c in "son") * 10 / 1000 + 2.78 + 2 * 1.3 \
+        + sum(widths[c] for c in "organis") * 10 / 1000 + 6 * 1.3
+    shown = b" ".join(b"(%s) -130" % c.encode() for c in "son")
+    shown += b" (\\040) " + b" ".join(b"(%s) -130" % c.encode() for c in word)
+    b.page(b"BT /F1 10 Tf 72 100 Td [" + shown + b"] TJ ET "
+           b"BT /F1 10 Tf %.3f 100 Td ( ) Tj ET "
+           b"BT /F1 10 Tf 72 88 Td (de la maladie.) Tj ET" % (s_end + 0.4), fonts={"F1": font})
+    assert extract_text(b.build()).text == "son organisme de la maladie.\n"
+
+
+def test_a_space_drawn_back_that_text_goes_on_from_is_kept():
+    # a run drawn back over the line, from its leading space: its space separates as ever
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    b.page(b"BT /F1 10 Tf 120 100 Td (world) Tj ET BT /F1 10 Tf 72 100 Td (Hello) Tj ( ) Tj ET",
+           fonts={"F1": font})
+    assert extract_text(b.build()).text == "Hello world\n"
+
+
+def test_right_to_left_text_drawn_in_logical_order_keeps_its_narrow_spaces():
+    # Hebrew drawn letter by letter from the right: each glyph steps back from the one before,
+    # a space too (it ends where the letter before it starts); a narrow space (0.16 em) is the
+    # only thing that separates the words, so it must not be taken for a space drawn back
+    from test_layout_support import glyph as g
+
+    glyphs = [g("א", 100, 100, advance=5), g("ב", 95, 100, advance=5), g(" ", 93.4, 100, advance=1.6),
+              g("ג", 88.4, 100, advance=5), g("ד", 83.4, 100, advance=5)]
+    assert reflow(glyphs) == "אב גד"
+
+
+def test_padding_spaces_interleaved_with_the_letters_of_a_word_do_not_split_it():
+    # a filled form (pdf.js issue6127) paints a row of padding spaces interleaved with the end of
+    # "obligatoire" (0.3 pt Tc): each space starts 0.3 pt inside the letter before it, the next
+    # letter 0.3 pt after that letter's pen, not at the space's; the letters cover 78 % of the
+    # space, under SPACE_COVERED_SHARE ("obligatoi r e")
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    i_end = 72 + (556 + 556 + 222 + 222 + 556 + 556 + 278 + 556 + 222) * 10 / 1000 + 8 * 0.3
+    r_x = i_end + 0.6
+    r_end = r_x + 333 * 10 / 1000
+    e_x = r_end + 0.6
+    after = e_x + 556 * 10 / 1000 + 0.3
+    b.page(b"BT /F1 10 Tf 0.3 Tc 72 100 Td (obligatoi) Tj ET "
+           b"BT /F1 10 Tf 0.3 Tc %.3f 100 Td ( ) Tj ET BT /F1 10 Tf 0.3 Tc %.3f 100 Td (r) Tj ET "
+           b"BT /F1 10 Tf 0.3 Tc %.3f 100 Td ( ) Tj ET BT /F1 10 Tf 0.3 Tc %.3f 100 Td (e) Tj ET "
+           b"BT /F1 10 Tf 0.3 Tc %.3f 100 Td ( de la maladie) Tj ET"
+           % (i_end - 0.3, r_x, r_end - 0.3, e_x, after), fonts={"F1": font})
+    assert extract_text(b.build()).text == "obligatoire de la maladie\n"
+
+
+def test_a_space_the_next_letter_starts_from_separates_words_however_close():
+    # letters set on a grid (pdf.js issue6962, "TABLE OF CONTENTS"): the space starts inside the
+    # "F" and the "C" starts near its pen, not near the "F"'s: a word space
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    f_end = 72 + (778 + 611) * 13 / 1000
+    space = 278 * 13 / 1000
+    b.page(b"BT /F1 13 Tf 72 100 Td (OF) Tj ET BT /F1 13 Tf %.3f 100 Td ( ) Tj ET "
+           b"BT /F1 13 Tf %.3f 100 Td (CONTENTS) Tj ET" % (f_end - 1.6, f_end - 1.6 + space - 0.25),
+           fonts={"F1": font})
+    assert extract_text(b.build()).text == "OF CONTENTS\n"

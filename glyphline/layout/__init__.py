@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ..fonts.style import FontStyle, name_style
 from ..glyph import VERTICAL, DropLog, Glyph
 from .blocks import Flow, TextLine, reading_order
-from .cleanup import clean_glyph_text
+from .cleanup import clean_glyph_text, drop_stray_spaces
 from .lines import HORIZONTAL, Segment, build_segments
 from .model import WORD_SIZE, WORD_TEXT, WORD_X0, WORD_X1, WORD_Y0, WORD_Y1, AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
@@ -183,6 +183,10 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     layout.char_count = len(text) - sum(text.count(ch) for ch in WHITESPACE)
     if not cleaned:
         return layout
+    kept = drop_stray_spaces(cleaned, text, texts)
+    if kept is not cleaned:
+        cleaned = kept
+        text = "".join([g.text for g in cleaned])
     by_direction: dict[int, list[Segment]] = {}
     for seg in build_segments(cleaned, text, dropped):
         if _blank(seg):

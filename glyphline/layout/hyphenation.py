@@ -19,6 +19,8 @@ At a line that ends in a hyphen (U+002D, U+2010) or a soft hyphen (U+00AD) after
      joined form is not a word (`deutsch-` `französischen`, but `hoch-` `wertig` → hochwertig);
 5. otherwise the fixed rule: a lowercase letter next joins without the hyphen (`en-` `code`);
    a capital or a digit keeps the hyphen with no space (`Osei-` `Mensah`, `COVID-` `19`).
+A hyphen after a digit is never a word's break (numbers are not hyphenated): it is a range's or a
+compound's own and stays, with no space (`2026-` `2027`, `10-` `12x`, `24-` `hour`).
 """
 from __future__ import annotations
 
@@ -112,8 +114,9 @@ class Vocabulary:
 
 
 def ends_with_break_hyphen(text: str) -> bool:
-    """Does this line end in a hyphen that follows a letter (a candidate word break)?"""
-    return len(text) >= 2 and text[-1] in HYPHENS and text[-2].isalpha()
+    """Does this line end in a hyphen that follows a letter (a candidate word break) or a digit
+    (a range or compound broken at its hyphen: join_broken keeps it)?"""
+    return len(text) >= 2 and text[-1] in HYPHENS and (text[-2].isalpha() or text[-2].isdecimal())
 
 
 def join_broken(first: str, second: str, vocabulary: Vocabulary | None) -> str:
@@ -125,6 +128,8 @@ def join_broken(first: str, second: str, vocabulary: Vocabulary | None) -> str:
     stem = first[:-1]
     if hyphen == SOFT_HYPHEN:
         return stem + second
+    if stem[-1:].isdecimal():
+        return stem + hyphen + second   # `2026-` `2027`: a number is no word broken at a hyphen
     lead = second[:1]
     if "-" in second.strip(_EDGE_PUNCT):
         return stem + hyphen + second  # a compound chain goes on: `state-of-` `the-art`
