@@ -6,6 +6,7 @@ everywhere: as a missing value.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from pypdf.generic import IndirectObject, NullObject
@@ -48,3 +49,19 @@ def flag(dictionary: Any, key: str) -> bool:
     except Exception:
         return False
     return getattr(value, "value", value) is True
+
+
+def rectangle(value: Any) -> tuple | None:
+    """A rectangle [x0 y0 x1 y1] (/Rect, /BBox) normalised to x0 <= x1, y0 <= y1; None when it
+    is not four finite numbers."""
+    value = resolve(value)
+    if not isinstance(value, (list, tuple)) or len(value) != 4:
+        return None
+    numbers = []
+    for item in value:
+        item = resolve(item)
+        if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
+            return None
+        numbers.append(float(item))
+    x0, y0, x1, y1 = numbers
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))

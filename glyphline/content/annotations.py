@@ -26,7 +26,7 @@ from ..fonts.standard14 import metrics, standard_name
 from ..glyph import ANNOTATION, Glyph
 from ..limits import PageBudgetExceeded
 from ..notices import warning
-from ..pdfobjects import flag, resolve
+from ..pdfobjects import flag, rectangle, resolve
 from .env import PageEnv
 from .interpreter import IDENTITY, _matrix, _multiply, decode_text_string, interpret
 
@@ -141,7 +141,7 @@ def _draw_annotation(ref, form: _FormDefaults, page_matrix: tuple, env: PageEnv,
         return None                           # in a layer hidden when the document opens
     if flags & FLAG_INVISIBLE and subtype not in STANDARD_SUBTYPES:
         return None
-    rect = _box(annot.get("/Rect"))
+    rect = rectangle(annot.get("/Rect"))
     if rect is None:
         return "has no usable /Rect"
     if rect[2] - rect[0] <= 0.0 or rect[3] - rect[1] <= 0.0:
@@ -184,7 +184,7 @@ def _normal_appearance(annot) -> tuple:
 def _run_appearance(stream, rect: tuple, form: _FormDefaults, page_matrix: tuple, env: PageEnv, out: list) -> None:
     """The form fitted to /Rect by the algorithm of §12.5.5, run in viewer space."""
     matrix = _matrix(stream.get("/Matrix")) or IDENTITY
-    bbox = _box(stream.get("/BBox"))
+    bbox = rectangle(stream.get("/BBox"))
     if bbox is None:                      # no /BBox: take the Rect's own size at the origin
         bbox = (0.0, 0.0, rect[2] - rect[0], rect[3] - rect[1])
     x0, y0, x1, y1 = _transformed_bounds(bbox, matrix)
@@ -413,18 +413,3 @@ def _integer(value) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return 0
     return int(value)
-
-
-def _box(value) -> tuple | None:
-    """A rectangle [x0 y0 x1 y1] normalised to x0 <= x1, y0 <= y1; None when it is not four finite numbers."""
-    value = resolve(value)
-    if not isinstance(value, (list, tuple)) or len(value) != 4:
-        return None
-    numbers = []
-    for item in value:
-        item = resolve(item)
-        if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
-            return None
-        numbers.append(float(item))
-    x0, y0, x1, y1 = numbers
-    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))

@@ -23,7 +23,7 @@ from ..glyph import (ACTUAL_TEXT, FALLBACK_DESCENT_SHARE, HIDDEN_LAYER, IN_FORM,
                      VERTICAL, Glyph)
 from ..limits import PageBudgetExceeded
 from ..notices import warning
-from ..pdfobjects import resolve
+from ..pdfobjects import rectangle, resolve
 from .env import PageEnv
 from .lexer import TEXT_RUN, iter_operations
 
@@ -1180,17 +1180,9 @@ class _Interpreter:
 def _form_bbox(value) -> tuple | None:
     """A form's /BBox, or None (no clip) when it is missing, not four numbers, or flat: a
     degenerate box is taken as "not set", as the page's visible box is."""
-    value = resolve(value)
-    if not isinstance(value, (list, tuple)) or len(value) != 4:
+    box = rectangle(value)
+    if box is None:
         return None
-    numbers = []
-    for item in value:
-        item = resolve(item)
-        if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
-            return None
-        numbers.append(float(item))
-    x0, y0, x1, y1 = numbers
-    box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
     return None if box[2] <= box[0] or box[3] <= box[1] else box
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..pdfobjects import resolve
-from .annotations import _box, _transformed_bounds
+from ..pdfobjects import rectangle, resolve
+from .annotations import _transformed_bounds
 
 MAX_URI_LENGTH = 2048   # longer "addresses" are data, not links a reader could follow
 
@@ -48,7 +48,7 @@ def _link_area(annot, page_matrix: tuple) -> LinkArea | None:
     elif not isinstance(uri, str):
         return None
     uri = str(uri).strip()
-    rect = _box(annot.get("/Rect"))
+    rect = rectangle(annot.get("/Rect"))
     if not uri or len(uri) > MAX_URI_LENGTH or rect is None:
         return None
     return LinkArea(*_transformed_bounds(rect, page_matrix), uri)
