@@ -28,7 +28,7 @@ from ..limits import PageBudgetExceeded
 from ..notices import warning
 from ..pdfobjects import flag, rectangle, resolve
 from .env import PageEnv
-from .interpreter import IDENTITY, _matrix, _multiply, decode_text_string, interpret
+from .interpreter import IDENTITY, _matrix, _multiply, decode_text_string, interpret, transformed_bounds
 
 # annotation flags (ISO 32000-1 Table 165)
 FLAG_INVISIBLE = 1      # an unknown annotation type without a handler is not shown
@@ -187,7 +187,7 @@ def _run_appearance(stream, rect: tuple, form: _FormDefaults, page_matrix: tuple
     bbox = rectangle(stream.get("/BBox"))
     if bbox is None:                      # no /BBox: take the Rect's own size at the origin
         bbox = (0.0, 0.0, rect[2] - rect[0], rect[3] - rect[1])
-    x0, y0, x1, y1 = _transformed_bounds(bbox, matrix)
+    x0, y0, x1, y1 = transformed_bounds(bbox, matrix)
     if x1 - x0 <= 0.0 or y1 - y0 <= 0.0:
         fit = (1.0, 0.0, 0.0, 1.0, rect[0], rect[1])   # a flat BBox: only move it to the Rect (as pdf.js does)
     else:
@@ -217,16 +217,6 @@ def _with_form_fonts(resources, form: _FormDefaults):
     merged = dict(resources)
     merged["/Font"] = {**form.fonts, **own}
     return merged
-
-
-def _transformed_bounds(box: tuple, m: tuple) -> tuple:
-    """The axis-aligned bounds of `box` after the matrix `m`."""
-    a, b, c, d, e, f = m
-    xs, ys = [], []
-    for x, y in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
-        xs.append(a * x + c * y + e)
-        ys.append(b * x + d * y + f)
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 # ---------------------------------------------------------------- values without an appearance

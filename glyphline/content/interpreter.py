@@ -1190,16 +1190,20 @@ def _clipped_to(clip: tuple, bbox: tuple, ctm: tuple) -> tuple:
     """The clip window `clip` (viewer space) cut to the bounding box of `bbox` under `ctm`. A box
     turned by other than a right angle is cut to its bounding box, which keeps a little more than
     it shows. A box wholly outside the window leaves an empty window (x1 < x0): nothing is kept."""
-    a, b, c, d, e, f = ctm
-    xs = []
-    ys = []
-    for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[1]), (bbox[0], bbox[3]), (bbox[2], bbox[3])):
-        xs.append(a * x + c * y + e)
-        ys.append(b * x + d * y + f)
-    box = (min(xs), min(ys), max(xs), max(ys))
+    box = transformed_bounds(bbox, ctm)
     if not all(map(math.isfinite, box)):
         return clip
     return (max(clip[0], box[0]), max(clip[1], box[1]), min(clip[2], box[2]), min(clip[3], box[3]))
+
+
+def transformed_bounds(box: tuple, m: tuple) -> tuple:
+    """The axis-aligned bounds of `box` after the matrix `m`."""
+    a, b, c, d, e, f = m
+    xs, ys = [], []
+    for x, y in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _grown(clip: tuple, margin: float) -> tuple:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..pdfobjects import rectangle, resolve
-from .annotations import _transformed_bounds
+from .interpreter import transformed_bounds
 
 MAX_URI_LENGTH = 2048   # longer "addresses" are data, not links a reader could follow
 
@@ -51,4 +51,4 @@ def _link_area(annot, page_matrix: tuple) -> LinkArea | None:
     rect = rectangle(annot.get("/Rect"))
     if not uri or len(uri) > MAX_URI_LENGTH or rect is None:
         return None
-    return LinkArea(*_transformed_bounds(rect, page_matrix), uri)
+    return LinkArea(*transformed_bounds(rect, page_matrix), uri)
