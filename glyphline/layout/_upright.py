@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
-from .cleanup import drop_duplicates, duplicate_limit
+from .cleanup import drop_duplicates, duplicate_limit, whitespace_indices
 from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDRAW_EM, SCRIPT_RISE_EM, late_marks,
                     SEGMENT_GAP_EM, Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height,
                     box_height_of, overdraws, raised_script, text_unit, text_unit_of)
@@ -30,7 +30,7 @@ from .scripts import FIRST_COMBINING, FIRST_RTL, SOFT_HYPHEN
 from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_COVERED_SHARE, SPACE_PEN_EM,
                     SPACE_START_INSIDE_SHARE, TRACKING_MAX_EM, TRACKING_MIN_GAPS, WIDE_GAP_EM,
                     WORD_GAP_HEIGHTS, _WHITESPACE, _em, _letter_gap, _no_word_space, _overlong_word, _script_breaks, _settled,
-                    _word_spaces, build_words, leading_mark, whitespace_indices, words_at_breaks)
+                    _word_spaces, build_words, leading_mark, words_at_breaks)
 
 # The switch: True takes the fast paths where they apply, False lays every page out by the
 # general rules alone (the output is the same; tests turn it off to compare).
@@ -482,7 +482,7 @@ def _covered_space(texts, spaces: list[int], starts: list[float], ends: list[flo
     """Is some whitespace glyph of a line whose starts and ends both ascend no word space (see
     words.SPACE_COVERED_SHARE)? In such a line no glyph before a whitespace glyph reaches
     further into it than the glyph next to it: look closer only when that one reaches in far
-    enough, or when it starts elsewhere than that one's pen left off. `spaces`: their indices (words.whitespace_indices)."""
+    enough, or when it starts elsewhere than that one's pen left off. `spaces`: their indices (cleanup.whitespace_indices)."""
     inside = SPACE_START_INSIDE_SHARE
     n = len(texts)
     for k in spaces:

@@ -153,6 +153,13 @@ def clean_glyph_text(glyphs: list[Glyph], texts: list[str] | None = None) -> lis
     return out
 
 
+def whitespace_indices(texts, line_text: str) -> list[int]:
+    """The indices of the whitespace glyphs of a line or page (line_text: their texts joined)."""
+    if len(line_text) == len(texts):   # one character per glyph (clean_glyph_text leaves no empty text): offsets are indices
+        return [m.start() for m in _WHITESPACE.finditer(line_text)]
+    return [i for i, t in enumerate(texts) if t.isspace()]
+
+
 def drop_stray_spaces(glyphs: list[Glyph], text: str, texts: list[str]) -> list[Glyph]:
     """The glyphs (stream order; `texts` their texts, `text` those joined) without the whitespace
     glyphs that no text flows through: drawn back over the text before them and continued by
@@ -161,13 +168,11 @@ def drop_stray_spaces(glyphs: list[Glyph], text: str, texts: list[str]) -> list[
     if _WHITESPACE.search(text) is None:
         return glyphs   # (TeX's pages: no space glyphs at all)
     n = len(glyphs)
-    if len(text) != n:   # offsets are indices only with one character per glyph
-        spaces = list(compress(range(n), map(str.isspace, texts)))
-    elif _OTHER_WHITESPACE.search(text) is None:   # the usual page: U+0020 only, found without match objects
+    if len(text) == n and _OTHER_WHITESPACE.search(text) is None:   # the usual page: U+0020 only, found without match objects
         parts = text.split(" ")
         spaces = list(accumulate(map(add, map(len, parts), repeat(1)), initial=-1))[1:-1]
     else:
-        spaces = [m.start() for m in _WHITESPACE.finditer(text)]
+        spaces = whitespace_indices(texts, text)
     # both rules look at spaces that start back inside the glyph before them, before the end of
     # its advance (ROUNDING_PT; the usual space starts at its pen, or after it in justified
     # text): only those are looked at, found with whole-list operations along x (a space of text

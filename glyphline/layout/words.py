@@ -20,6 +20,7 @@ import re
 from itertools import compress
 
 from ..glyph import TEXT_RISE, Glyph
+from .cleanup import whitespace_indices
 from .lines import box_descent, box_height, text_unit
 from .model import WORD_DEFAULTS, Word, new_word
 from .scripts import (FIRST_COMBINING, FIRST_HANGUL, FIRST_RTL, PRE_BASE_VOWEL_SIGNS, SOFT_HYPHEN, is_hangul,
@@ -277,13 +278,6 @@ def words_at_breaks(glyphs: list[Glyph], breaks: list[bool], line_text: str,
     else:
         words = [_word(grp) for grp in split_at_breaks(glyphs, breaks)]
     return _settled(words, line_text)
-
-
-def whitespace_indices(texts, line_text: str) -> list[int]:
-    """The indices of a line's whitespace glyphs (line_text: its texts joined)."""
-    if len(line_text) == len(texts):   # one character per glyph (clean_glyph_text leaves no empty text): offsets are indices
-        return [m.start() for m in _WHITESPACE.finditer(line_text)]
-    return [i for i, t in enumerate(texts) if t.isspace()]
 
 
 def _word_spaces(texts, line_text: str, starts: list[float], ends: list[float],
