@@ -116,9 +116,6 @@ _ITEM_U, _ITEM_END, _ITEM_ORDER = itemgetter(0), itemgetter(1), itemgetter(3)   
 # The punctuation late_marks moves to the end of the word it was drawn into.
 _LATE_MARKS = frozenset(".,;:!?")
 
-
-def _item_text(item) -> str:
-    return item[2].text
 HORIZONTAL = 0  # direction key of ordinary left-to-right horizontal text (angle 0°)
 
 # Some producers (Chromium) draw vertical CJK as upright horizontal glyphs stacked one below
@@ -661,6 +658,11 @@ def _finish(key: int, run: _Run, accents: bool = False, dropped: DropLog | None 
         out.append(_segment(key, cos, sin, items[start:i]))
         start = i
     return out
+
+
+def _item_text(item) -> str:
+    """The text of one of _finish's items (its glyph's), for late_marks."""
+    return item[2].text
 
 
 def late_marks(order: list, index, u, end, text) -> list:
