@@ -194,7 +194,7 @@ class _PageRecord:
         cache = getattr(reader, "resolved_objects", None)
         if type(ref).__name__ != "IndirectObject" or getattr(ref, "pdf", None) is not reader or not isinstance(cache, dict):
             return
-        key = (ref.generation, ref.idnum)
+        key = _cache_key(ref)
         if cache.get(key) is obj:   # the dictionary pypdf gives for that reference: it can give it again
             del cache[key]
             self._obj = ref
@@ -237,13 +237,18 @@ def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
     return pages
 
 
+def _cache_key(ref) -> tuple[int, int]:
+    """The key pypdf's resolved-object cache (reader.resolved_objects) files a reference under."""
+    return (ref.generation, ref.idnum)
+
+
 def _resource_users(records: list[_PageRecord]) -> dict[tuple[int, int], int]:
     """How many pages name each /Resources dictionary they reach by reference (pypdf's cache key)."""
     users: dict[tuple[int, int], int] = {}
     for record in records:
         ref = record.attrs.get("/Resources")
         if type(ref).__name__ == "IndirectObject":
-            key = (ref.generation, ref.idnum)
+            key = _cache_key(ref)
             users[key] = users.get(key, 0) + 1
     return users
 
@@ -540,7 +545,7 @@ class Document:
         ref = page._record.attrs.get("/Resources")
         if type(ref).__name__ != "IndirectObject":
             return
-        key = (ref.generation, ref.idnum)
+        key = _cache_key(ref)
         users = self._resource_users.get(key, 0) - 1
         self._resource_users[key] = users
         cache = getattr(self._reader, "resolved_objects", None)
