@@ -15,7 +15,7 @@ from e2e_support import BOOT_TIMEOUT_MS, READY_SELECTOR, REPO, StaticServer, cli
 pytestmark = pytest.mark.e2e
 
 SAMPLE = REPO / "tests" / "data" / "sample.pdf"
-SLOW = {"/pyodide/": 0.03, "/wheels/": 0.03}  # ≈2 MB/s a connection (the boot files come in side by side): seconds of start-up, many chunks
+SLOW = {"/pyodide/": 0.08, "/wheels/": 0.08}  # ≈0.8 MB/s a connection (the boot files come in side by side): seconds of start-up, many 100 ms progress ticks even on a fast machine
 OFFLINE_COMPLETE = 'html[data-offline="complete"]'
 
 RECORD_STATUS = """() => {
