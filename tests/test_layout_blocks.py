@@ -598,3 +598,38 @@ def test_a_heading_over_a_column_beside_a_lower_column_stays_in_its_column():
     data = _columns_under_a_head([(222, 772, b"Results")], tops=(700, 761, 761), size=11)
     text = extract_text(data).text
     assert text.index("c0 line 11") < text.index("Results") < text.index("c1 line 00")
+
+
+def _spread(pieces: list[tuple[float, float, float, str]]) -> bytes:
+    """An A3 landscape page (two A4 pages of a spread) of (size, x, y from the top, text) pieces."""
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica", encoding="/WinAnsiEncoding")
+    ops = b"".join(b"BT /F1 %.1f Tf %.2f %.2f Td (%s) Tj ET\n" % (size, x, 842 - y, text.encode("cp1252"))
+                   for size, x, y, text in pieces)
+    b.page(ops, fonts={"F1": font}, media_box=(0, 0, 1190, 842))
+    return b.build()
+
+
+def test_two_tables_side_by_side_on_a_spread_read_one_after_the_other():
+    # a financial report's spread: a 9 pt table on the left page (rows 18 pt apart), a 7 pt table
+    # with eight figure columns on the right one (rows 12 pt apart), 180 pt of margins between
+    # them; read as one grid, its rows interleaved both pages' rows line by line
+    left = [("Net profit attributable to the owners of the parent", "233,512", "201,683"),
+            ("Changes in fair value of financial assets measured", "(31,874)", "64,457"),
+            ("Remeasurements of defined benefit plans", "(23,574)", "84,501"),
+            ("Exchange differences on translating foreign operations", "(49,360)", "61,880"),
+            ("Net changes in the fair value of cash flow hedges", "20", "92"),
+            ("Comprehensive income", "124,762", "415,954")]
+    pieces = []
+    for i, (label, a, b) in enumerate(left):
+        y = 150 + 18 * i
+        pieces += [(9, 85, y, label), (9, 345, y, a), (9, 410, y, b)]
+    for i in range(9):
+        y = 145 + 12 * i
+        pieces.append((7, 655, y, f"Row {i} label"))
+        pieces += [(7, 740 + 50 * k, y, f"{i}{k},{k}0{i}") for k in range(8)]
+    paragraphs = extract_text(_spread(pieces)).text.strip().split("\n\n")
+    assert paragraphs[:len(left)] == [" ".join(row) for row in left]
+    assert paragraphs[len(left):] == [f"Row {i} label " + " ".join(f"{i}{k},{k}0{i}" for k in range(8))
+                                      for i in range(9)]
+

@@ -85,6 +85,17 @@ SIDEBAR_MAX_SHARE = 0.5
 SIDEBAR_STYLED_SHARE = 0.8
 SIDEBAR_SIZE_RATIO = 0.1
 
+# Two regions side by side that each hold a table or columns (two pages of a spread, two tables
+# printed next to each other) leave a gutter far wider than their own: at least
+# APART_GUTTER_RATIO times every other gutter of the band and APART_MIN_GUTTER_EM font sizes
+# (a page's two margins; cells stand a few ems apart at most), with gutters of the band on both
+# sides of it, and text on both sides of it in under APART_MAX_ROW_SHARE of the band's rows
+# (a table's label and its figures share a row; independent regions meet on a baseline by chance).
+# Such a band is cut there first, and each side is analysed on its own.
+APART_GUTTER_RATIO = 3.0
+APART_MIN_GUTTER_EM = 3.0
+APART_MAX_ROW_SHARE = 0.5
+
 # Two baseline rows closer than this many font sizes (of the smaller text) are not two lines:
 # line pitches are at least about 1 em, while an equation's matrix rows, fractions and limits,
 # or a footnote number raised above its text, sit a fraction of an em off the main baseline.
@@ -292,6 +303,17 @@ def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, rol
     prose = [_is_prose(p) for p in parts]
     table = any(not (pl and pr) and _rows_aligned(left, right)
                 for left, right, pl, pr in zip(parts, parts[1:], prose, prose[1:]))
+    apart = _apart_gutters(rows, gutters, min_gutter / MIN_GUTTER_EM) if table else []
+    if apart:
+        if pending:
+            out.append((pending, role, None))
+        sides: list[list[Segment]] = [[] for _ in range(len(apart) + 1)]
+        for row in rows:
+            for s in row:
+                sides[bisect.bisect_right(apart, (s.u0 + s.u1) / 2)].append(s)
+        for side in (reversed(sides) if rtl else sides):
+            _cut(side, depth + 1, out, role, rtl)
+        return True
     if table:
         # a table's rows fill several cells; leading rows in one cell only are the text above
         # it (the short last line of a paragraph leaves the table's gutters free)
@@ -321,6 +343,23 @@ def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, rol
             and abs(size - main_size) > SIDEBAR_SIZE_RATIO * main_size)
         _cut(part, depth + 1, out, "sidebar" if narrow else role, rtl)
     return True
+
+
+def _apart_gutters(rows: list[list[Segment]], gutters, size: float) -> list[float]:
+    """The starts of the band's gutters that part two independent regions (see
+    APART_GUTTER_RATIO): far wider than the others, with gutters on both sides, and crossed by few
+    rows."""
+    widths = [hi - lo for lo, hi in gutters]
+    apart = []
+    for k in range(1, len(gutters) - 1):
+        lo, hi = gutters[k]
+        others = max(widths[:k] + widths[k + 1:])
+        if widths[k] < APART_MIN_GUTTER_EM * size or widths[k] < APART_GUTTER_RATIO * others:
+            continue
+        both = sum(1 for row in rows if any(s.u1 <= lo for s in row) and any(s.u0 >= hi for s in row))
+        if both < APART_MAX_ROW_SHARE * len(rows):
+            apart.append(lo)
+    return apart
 
 
 def _centred_header(rows: list[list[Segment]], min_gutter: float):
