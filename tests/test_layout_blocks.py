@@ -633,3 +633,30 @@ def test_two_tables_side_by_side_on_a_spread_read_one_after_the_other():
     assert paragraphs[len(left):] == [f"Row {i} label " + " ".join(f"{i}{k},{k}0{i}" for k in range(8))
                                       for i in range(9)]
 
+
+def test_the_lines_of_a_table_cell_set_closer_than_its_rows_read_together():
+    # a statement of changes in equity: 7 pt rows 15 pt apart, a header cell `compre-` /
+    # `hensive` and a label `Cumulative effects of` / `accounting changes` in lines 8 pt
+    # apart; read line by line, each row's cells were cut in two across the row
+    pieces = [(7, 170, 100, "Retained"), (7, 230, 100, "compre-"),
+              (7, 110, 108, "Common stock"), (7, 170, 108, "earnings"), (7, 230, 108, "hensive"), (7, 290, 108, "Total")]
+    body = [("Balance at beginning", "175,820", "63,809", "2,399,946"), ("Net profit", "221,834", "11,678", "233,512"),
+            ("Dividends", "(85,871)", "(7,826)", "(93,697)")]
+    y = 123
+    for label, *figures in body:
+        pieces += [(7, 20, y, label)] + [(7, x, y, f) for x, f in zip((110, 170, 290), figures)]
+        y += 15
+    # a one-line row 8 pt under a full row is a row of its own, lowercase or not: it fills the same cells
+    pieces += [(7, 20, y - 7, "paid in cash")] + [(7, x, y - 7, f) for x, f in zip((110, 170, 290), ("1", "2", "3"))]
+    y += 8
+    pieces += [(7, 20, y, "Cumulative effects of"), (7, 20, y + 8, "accounting changes"),
+               (7, 110, y + 8, "842"), (7, 170, y + 8, "(1,890)"), (7, 290, y + 8, "(1,048)")]
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica", encoding="/WinAnsiEncoding")
+    b.page(b"".join(b"BT /F1 %.1f Tf %.2f %.2f Td (%s) Tj ET\n" % (size, x, 842 - y, text.encode("cp1252"))
+                    for size, x, y, text in pieces), fonts={"F1": font}, media_box=(0, 0, 595, 842))
+    assert extract_text(b.build()).text.strip().split("\n\n") == [
+        "Common stock Retained earnings comprehensive Total",
+        "Balance at beginning 175,820 63,809 2,399,946", "Net profit 221,834 11,678 233,512",
+        "Dividends (85,871) (7,826) (93,697)", "paid in cash 1 2 3",
+        "Cumulative effects of accounting changes 842 (1,890) (1,048)"]

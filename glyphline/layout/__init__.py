@@ -69,6 +69,20 @@ FALLBACK_LINE_JUMP_EM = 0.5
 # columns (a gutter needs 0.75 em; word spaces inside a cell are about 0.25 em).
 TABLE_CELL_GAP_EM = 0.6
 
+# A cell of several lines (a header `Accumulated / other / compre- / hensive`, a label that wraps)
+# sets its lines closer than the table sets its rows: consecutive rows of one table whose
+# baselines step by under CELL_LINE_STEP_SHARE of the table's median row step, and by at most
+# CELL_LINE_MAX_EM of the larger text size (a line of text, not a row), are the lines of one row,
+# read cell by cell, when one of the two leaves empty a cell the other fills and in some column
+# the lower one goes on from the upper one (a word broken at its hyphen, or a word starting with
+# two lowercase letters, CELL_GOES_ON). Tables whose rows wrap set their one-line rows closer than
+# the median step too, but two such rows fill the same cells, and each starts a label of its own
+# (a capital, a figure); a table whose rows are set as tight as lines shows no difference at all.
+CELL_LINE_STEP_SHARE = 0.75
+CELL_LINE_MAX_EM = 1.5
+CELL_GOES_ON = re.compile(r"^[^\W\d_]{2}")   # two letters (and the caller checks they are lowercase)
+CELL_MIN_ROWS = 4   # rows a table needs before its median row step means anything
+
 # A link's /Rect is drawn around the glyph boxes, sometimes a little short of them: a word whose
 # centre is this many of its font sizes outside still lies under it.
 LINK_SLACK_EM = 0.2
@@ -390,6 +404,7 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int
         from .tagged import block_tag   # tagged PDFs only
     blocks: list[Block] = []
     rows_of: dict[int, tuple[tuple, list[Block]]] = {}   # table → (its gutters, its rows)
+    baselines: dict[int, tuple[float, float]] = {}   # a table row's block → (its baseline, its size)
     for para, flow in paragraphs:
         model_lines = [_model_line(t, tags if word_tags else None) for t in para if t.words]
         if model_lines:
@@ -403,11 +418,73 @@ def _blocks(flows: list[Flow], pitches: PitchTable, role: str, tags: Mapping[int
             )
             if flow.table_row:
                 rows_of.setdefault(flow.table, (flow.columns, []))[1].append(len(blocks))
+                baselines[len(blocks)] = (para[0].v, max(t.size for t in para))
             blocks.append(block)
+    merged: dict[int, int] = {}   # a row's block → the first row of the row it is a line of
     for columns, rows in rows_of.values():
         for at, row in zip(rows, _with_cells([blocks[at] for at in rows], columns)):
             blocks[at] = row
-    return blocks
+        _cell_lines(blocks, rows, baselines, merged)
+    if not merged:
+        return blocks
+    groups: dict[int, list[Block]] = {}
+    for at, first in merged.items():
+        groups.setdefault(first, [blocks[first]]).append(blocks[at])
+    return [_row_of_lines(groups[at]) if at in groups else block
+            for at, block in enumerate(blocks) if at not in merged]
+
+
+def _cell_lines(blocks: list[Block], rows: list[int], baselines: dict[int, tuple[float, float]],
+                merged: dict[int, int]) -> None:
+    """Mark the table rows that are further lines of the row above (CELL_LINE_STEP_SHARE):
+    merged[row] = the first row of their group."""
+    if len(rows) < CELL_MIN_ROWS:
+        return
+    steps = sorted(baselines[b][0] - baselines[a][0] for a, b in zip(rows, rows[1:]))
+    median = steps[len(steps) // 2]
+    for a, b in zip(rows, rows[1:]):
+        (va, sa), (vb, sb) = baselines[a], baselines[b]
+        step = vb - va
+        if 0 < step < CELL_LINE_STEP_SHARE * median and step <= CELL_LINE_MAX_EM * max(sa, sb) \
+                and _goes_on(blocks[a].cells, blocks[b].cells):
+            merged[b] = merged.get(a, a)
+
+
+def _goes_on(upper: list[list[Word]], lower: list[list[Word]]) -> bool:
+    """Does the lower row's text go on from the upper's in some column (CELL_GOES_ON), while one
+    of the two leaves empty some cell the other fills (the cells that wrap, beside cells that do
+    not; two full rows are two rows)?"""
+    filled_above = {c for c, cell in enumerate(upper) if cell}
+    filled_below = {c for c, cell in enumerate(lower) if cell}
+    if not (filled_above < filled_below or filled_below < filled_above):
+        return False
+    for above, below in zip(upper, lower):
+        if above and below:
+            last, first = above[-1].text, below[0].text
+            if (len(last) > 1 and last[-1] == "-" and last[-2].isalpha()) or (
+                    first[:2].islower() and CELL_GOES_ON.match(first)):
+                return True
+    return False
+
+
+def _row_of_lines(rows: list[Block]) -> Block:
+    """One table row from rows that are the lines of its cells: each cell's lines top to bottom,
+    cell after cell along the row."""
+    width = max(len(row.cells) for row in rows)
+    cells: list[list[Word]] = []
+    lines: list[Line] = []
+    for c in range(width):
+        cell: list[Word] = []
+        for row in rows:
+            words = row.cells[c] if c < len(row.cells) else []
+            if words:
+                cell.extend(words)
+                lines.append(Line(words=list(words), x0=min(map(WORD_X0, words)), y0=min(map(WORD_Y0, words)),
+                                  x1=max(map(WORD_X1, words)), y1=max(map(WORD_Y1, words))))
+        cells.append(cell)
+    first = rows[0]
+    return replace(first, lines=lines, cells=cells, x0=min(r.x0 for r in rows), y0=min(r.y0 for r in rows),
+                   x1=max(r.x1 for r in rows), y1=max(r.y1 for r in rows))
 
 
 def _with_cells(rows: list[Block], gutters: tuple) -> list[Block]:
