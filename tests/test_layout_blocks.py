@@ -660,3 +660,25 @@ def test_the_lines_of_a_table_cell_set_closer_than_its_rows_read_together():
         "Balance at beginning 175,820 63,809 2,399,946", "Net profit 221,834 11,678 233,512",
         "Dividends (85,871) (7,826) (93,697)", "paid in cash 1 2 3",
         "Cumulative effects of accounting changes 842 (1,890) (1,048)"]
+
+
+def test_a_margin_note_beside_a_column_is_no_table_of_its_lines():
+    # LaTeX's \marginpar: short lines of words left of the first column, each on one of the
+    # column's baselines (two beside a blank line); taken for a table's cells beside prose, the
+    # whole page read row by row (`Marginal Larger figures such as …` / `notes are in a float …`)
+    note = ["Marginal", "notes are", "usually", "placed in", "the outer", "margin."]
+    pieces = [(21, 300 + 12 * i, text) for i, text in enumerate(note)]
+    for i in range(24):
+        if i not in (8, 9):
+            pieces.append((72, 240 + 12 * i, f"left {LOREM[i % 4]}"))
+        pieces.append((302, 240 + 12 * i, f"right {LOREM[i % 4]}"))
+    b = PdfBuilder()
+    font = b.font_type1("Times-Roman", encoding="/WinAnsiEncoding")
+    b.page(b"".join(b"BT /F1 10 Tf %.2f %.2f Td (%s) Tj ET\n" % (x, 842 - y, text.encode("cp1252"))
+                    for x, y, text in pieces), fonts={"F1": font}, media_box=(0, 0, 595, 842))
+    # each column reads whole (the blank line ends the first column's first paragraph, whose
+    # second ends a sentence at the column's foot); the note is read after them
+    assert extract_text(b.build()).text.strip().split("\n\n") == [
+        " ".join(f"left {LOREM[i % 4]}" for i in range(8)),
+        " ".join(f"left {LOREM[i % 4]}" for i in range(10, 24)),
+        " ".join(f"right {LOREM[i % 4]}" for i in range(24)), " ".join(note)]

@@ -76,6 +76,13 @@ SYMBOL_FONT = re.compile(r"symbol|dingbat|wingding|webding|marlett", re.IGNORECA
 # Parts are table rows when at least this share of the segments in one part has a baseline
 # partner in the next part, in the same text size (a grid), unless both parts are prose.
 ROW_ALIGNED_SHARE = 0.6
+# ... and a margin note is no table's column: a short part of words beside a prose part, on under
+# MARGIN_NOTE_ROW_SHARE of its rows, each line beside one line of running text or beside white
+# space (a table's cells of words stand beside most of its rows, or beside rows of cells).
+MARGIN_NOTE_ROW_SHARE = 0.5
+# ... and it is one note: its lines follow each other at most this many sizes apart (side headings
+# down the margin, one beside each paragraph, stand further apart and keep their rows)
+MARGIN_NOTE_STEP_EM = 1.6
 
 # A column narrower than this share of the band's longest line is a sidebar or margin note:
 # it is read after the page's main text (the reader cannot place it inside the flow).
@@ -301,7 +308,7 @@ def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, rol
     if _justified_rows(rows, gutters):
         return False  # justified word gaps that happen to line up
     prose = [_is_prose(p) for p in parts]
-    table = any(not (pl and pr) and _rows_aligned(left, right)
+    table = any(not (pl and pr) and _rows_aligned(left, right) and not _margin_note(left, right, pl, pr)
                 for left, right, pl, pr in zip(parts, parts[1:], prose, prose[1:]))
     apart = _apart_gutters(rows, gutters, min_gutter / MIN_GUTTER_EM) if table else []
     if apart:
@@ -465,6 +472,33 @@ def _word_gaps(seg: Segment, out: list[float]) -> None:
                 out.append(gap)
         prev_end = end
         spaced = False
+
+
+def _margin_note(a: list[Segment], b: list[Segment], a_prose: bool, b_prose: bool) -> bool:
+    """Is the part beside a prose part a margin note (MARGIN_NOTE_ROW_SHARE, MARGIN_NOTE_STEP_EM):
+    one piece of words, on few of the prose part's rows, each of its lines beside one line of
+    running text or beside white space? Such a band reads as columns, the note as a sidebar."""
+    if a_prose == b_prose:
+        return False
+    text, note = (a, b) if a_prose else (b, a)
+    glyphs = [g for s in note for g in s.glyphs]
+    if 2 * sum(1 for g in glyphs if g.text.isalpha()) < len(glyphs):
+        return False   # figures and marks: a table's amounts, an equation's number
+    rows = _rows(text)
+    note_rows = _rows(note)
+    if len(note_rows) >= MARGIN_NOTE_ROW_SHARE * len(rows):
+        return False
+    for upper, lower in zip(note_rows, note_rows[1:]):
+        if lower[0].v - upper[0].v > MARGIN_NOTE_STEP_EM * max(upper[0].size, lower[0].size):
+            return False   # several pieces down the margin: side headings, each read with its paragraph
+    lines = 0
+    for row in note_rows:
+        tol = LINE_TOLERANCE_HEIGHTS * row[0].height
+        beside = [s for s in text if abs(s.v - row[0].v) <= tol]
+        if len(beside) > 1 or (beside and len(beside[0].glyphs) < MIN_PROSE_GLYPHS):
+            return False   # beside cells, or beside white space or one line of running text
+        lines += len(beside)
+    return lines > 0
 
 
 def _rows_aligned(a: list[Segment], b: list[Segment]) -> bool:
