@@ -9,7 +9,9 @@ is a band with a gutter (a title or footnote that crosses the gutter ends the ba
 stands only when each part spans several rows, its first part is not a column of list
 bullets, and its gutters are not just the even word gaps of justified lines. It is read
 column by column when its parts are prose or do not sit in aligned rows; otherwise it is a
-table and reads row by row. A table's header row centred over wide cells leaves its words in
+table and reads row by row (a margin note of words beside a column is no table's column; a
+gutter far wider than the table's others parts two regions side by side, each read alone). A
+table's header row centred over wide cells leaves its words in
 the gutters of the rows below: the band then takes the gutters of the rows below the first,
 when each of those rows fills every column and the first row holds one piece over each. Columns are analysed again (a table or sub-columns inside a
 column). Rows outside bands form one flow, in which segments sharing a baseline are one line
