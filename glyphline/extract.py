@@ -24,7 +24,7 @@ from .layout.model import AnalysisNeeds, PageLayout
 from .limits import Limits
 from .notices import on_page, warning
 from .options import ExtractOptions, OutputMode, PageSpec
-from .output import DocumentContext, PageContext, Renderer, renderer
+from .output import DocumentContext, PageContext, Renderer, page_joiner, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
 from .layout.across_pages import build_vocabulary, count_words, join_across_pages, reflow_text_only
 from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
@@ -140,7 +140,7 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
                  on_progress: ProgressCallback | None = None, cancel: CancelSignal = None, jobs: int = 1,
                  keep_layouts: bool = False, ocr_engine: OcrEngine | None = None,
-                 **option_values: Any) -> Result:
+                 write: Callable[[str], Any] | None = None, **option_values: Any) -> Result:
     """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
     pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
     BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec. `jobs` > 1 analyses
@@ -148,13 +148,16 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
     `keep_layouts` hands back each page's PageLayout (blocks, lines, words, tags) in
     Result.layouts. With `ocr="eng"` the pages without a text layer are recognised by tesseract
     (raises OcrUnavailable when it or the language is missing), or by `ocr_engine` when one is
-    given (the browser's)."""
+    given (the browser's). With `write`, the text is handed to it in pieces, in order, as soon as
+    no later page can change them (the text modes; JSON and Markdown in one piece at the end), and
+    Result.text and the pages' texts are empty: a long document's text is never held whole."""
     options = _options(options, option_values)
     # OCR engines, kept layouts and inspection stay in this process: page-parallel runs only plain extraction
     if jobs > 1 and not keep_layouts and not options.ocr and ocr_engine is None and not options.inspect:
         from .parallel import extract_text_parallel  # processes: never imported in the browser
 
-        return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel)
+        return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel,
+                                     write=write)
     renderer(options.mode)   # an unknown mode fails before the document is read
     engine = _ocr_engine(options, ocr_engine, data)
     with fewer_collections():
@@ -162,7 +165,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
                                  ocr=engine, inspect=options.inspect,
                                  paths=analysis_needs(options, keep_layouts).drawing)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
-        passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
+        passes = DocumentPasses(document, options, keep_layouts=keep_layouts, write=write)
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
             passes.add(*_analyse(document, number, needs=passes.needs))
@@ -173,10 +176,10 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
 
 def finish_document(document: Document, analysed: list[tuple[PageLayout, list[str], int]],
                     options: ExtractOptions, selection_warnings: list[str], *,
-                    keep_layouts: bool = False) -> Result:
+                    keep_layouts: bool = False, write: Callable[[str], Any] | None = None) -> Result:
     """The document-wide passes once every page is analysed, wherever that was done (here or in
     worker processes, glyphline.parallel): see DocumentPasses."""
-    passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
+    passes = DocumentPasses(document, options, keep_layouts=keep_layouts, write=write)
     for page in analysed:
         passes.add(*page)
     return passes.finish(selection_warnings)
@@ -189,9 +192,13 @@ class DocumentPasses:
     memory stays flat over a long document: a page whose layout is final (not short of evidence)
     is rendered at once when no pass after it reads it (preserve, layout, json, reflow without
     dehyphenation), or cut down to its text and break words (reflow: the vocabulary is the whole
-    document's). Short pages, Markdown and kept layouts keep whole layouts."""
+    document's). Short pages, Markdown and kept layouts keep whole layouts.
 
-    def __init__(self, document: Document, options: ExtractOptions, *, keep_layouts: bool = False):
+    With `write` (the text modes), each rendered page is joined (PageJoiner) and written as soon as
+    every page before it is, and its PageResult keeps no text."""
+
+    def __init__(self, document: Document, options: ExtractOptions, *, keep_layouts: bool = False,
+                 write: Callable[[str], Any] | None = None):
         self.document = document
         self.options = options
         self.keep_layouts = keep_layouts
@@ -202,6 +209,11 @@ class DocumentPasses:
         self.evidence: tuple = ({}, {})   # every page's stats_evidence folded (add_evidence): all DocStats reads
         self.short: list[int] = []  # pages short of evidence: laid out again with the document's statistics
         self.pages: list = []       # per page: (layout, warnings, rotation), or its PageResult once rendered
+        self.write = write
+        self.joiner = None if write is None else page_joiner(self.render, markers=options.markers,
+                                                                 page_breaks=options.page_breaks)
+        self.written = 0            # pages handed to `write` (with a joiner): the first ones, in order
+        self.bom = BOM if options.bom else ""   # written before the first piece
 
     def add(self, layout: PageLayout, warnings: list[str], rotation: int) -> None:
         add_evidence(self.evidence, stats_evidence(layout))
@@ -210,6 +222,22 @@ class DocumentPasses:
             self.short.append(len(self.pages) - 1)
         else:
             self._final(len(self.pages) - 1)
+        if self.joiner is not None:
+            self._write_ready()
+
+    def _write_ready(self) -> None:
+        """Writes the rendered pages that follow the ones written, up to the first still waiting."""
+        pages, joiner = self.pages, self.joiner
+        while self.written < len(pages) and isinstance(pages[self.written], PageResult):
+            page = pages[self.written]
+            self._write(joiner.page(page.number, page.text))
+            page.text = ""   # written: the result keeps the page's facts, not its text
+            self.written += 1
+
+    def _write(self, piece: str) -> None:
+        if piece:
+            self.write(self.bom + piece)
+            self.bom = ""
 
     def _final(self, index: int) -> None:
         """The page's layout will not change again: count its words, then keep only what is still needed."""
@@ -246,6 +274,10 @@ class DocumentPasses:
                 layout, warnings, rotation = analysed[k]
                 analysed[k] = None   # a rendered page's layout is let go at once: the peak stays one page's
                 self.pages[i] = _render(self.render, layout, warnings, rotation, self.vocabulary, options.dehyphenate)
+                if self.joiner is not None:
+                    self._write_ready()
+            if self.joiner is not None:   # short pages rendered above (no vocabulary) were not written yet
+                self._write_ready()
             results: list[PageResult] = self.pages
             scan = scan_report(results)
             unmapped = unmapped_report(results)
@@ -253,9 +285,16 @@ class DocumentPasses:
             text = self.render.document(results, DocumentContext(
                 page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
                 unmapped=unmapped.as_dict() if unmapped else None, warnings=document_warnings,
-                markers=options.markers, page_breaks=options.page_breaks))
-            if options.bom:
+                markers=options.markers, page_breaks=options.page_breaks)) if self.joiner is None else ""
+            if options.bom and self.write is None:
                 text = BOM + text
+            elif self.write is not None:   # the rest of the text, or all of it when it is not written page by page
+                self._write(self.joiner.end() if self.joiner is not None else text)
+                for page in results:
+                    page.text = ""
+                if self.bom:   # nothing was written: the mark alone
+                    self.write(self.bom)
+                text = ""
             return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
                           page_count=document.page_count, metadata=dict(document.metadata),
                           document_warnings=document_warnings, unmapped=unmapped,

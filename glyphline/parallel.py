@@ -8,7 +8,7 @@ use too; Pyodide has no processes, so this module is never imported there.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .extract import CancelSignal, ProgressCallback, Result, _check_cancel, _options, extract_text
 from .limits import Limits
@@ -23,7 +23,8 @@ _worker_split: SplitExtraction | None = None   # each worker process opens the d
 
 def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /, *, jobs: int,
                           limits: Limits | None = None, on_progress: ProgressCallback | None = None,
-                          cancel: CancelSignal = None, **option_values: Any) -> Result:
+                          cancel: CancelSignal = None, write: Callable[[str], Any] | None = None,
+                          **option_values: Any) -> Result:
     """extract_text with the page analysis spread over up to `jobs` processes. Same Result,
     same text, same errors; a document too short to be worth it runs in this process."""
     options = _options(options, option_values)
@@ -31,7 +32,7 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
     numbers = split.numbers
     workers = min(jobs, len(numbers) // MIN_PAGES_PER_WORKER)
     if workers < 2 or _daemonic():
-        return extract_text(data, options, limits=limits, on_progress=on_progress, cancel=cancel)
+        return extract_text(data, options, limits=limits, on_progress=on_progress, cancel=cancel, write=write)
     from concurrent.futures import ProcessPoolExecutor   # here: a short file's process never pays its import
 
     chunks = page_chunks(numbers, workers * CHUNKS_PER_WORKER)
@@ -66,7 +67,7 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
             for future in futures:
                 future.cancel()
             raise
-    return split.finish()
+    return split.finish(write)
 
 
 def page_chunks(numbers: list[int], count: int) -> list[list[int]]:

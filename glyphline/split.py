@@ -6,7 +6,7 @@ document-wide passes (extract.finish_document), so the Result is extract_text's,
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from .document import fewer_collections
 from .document import open as open_document
@@ -52,7 +52,8 @@ class SplitExtraction:
     def missing(self) -> list[int]:
         return [number for number in self.numbers if number not in self._pages]
 
-    def finish(self) -> Result:
-        """The document-wide passes over every selected page (each must be analysed or added)."""
+    def finish(self, write: Callable[[str], Any] | None = None) -> Result:
+        """The document-wide passes over every selected page (each must be analysed or added);
+        `write` as for extract_text."""
         analysed = [self._pages[number] for number in self.numbers]
-        return finish_document(self.document, analysed, self.options, self._selection_warnings)
+        return finish_document(self.document, analysed, self.options, self._selection_warnings, write=write)

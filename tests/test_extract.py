@@ -576,3 +576,36 @@ def test_a_long_document_keeps_little_of_each_finished_page(mode):
     else:
         assert all(isinstance(page, PageResult) for page in kept)
     assert passes.finish([]).text == extract_text(data, mode=mode, keep_layouts=True).text
+
+
+@needs_pipeline
+@pytest.mark.parametrize("values", [{}, {"mode": "preserve"}, {"mode": "layout"}, {"markers": True},
+                                    {"page_breaks": False, "bom": True}, {"mode": "json", "bom": True},
+                                    {"mode": "markdown"}])
+def test_written_text_is_the_text_in_pieces_and_the_result_keeps_none_of_it(values):
+    """extract_text(write=...) hands the text out in pieces whose concatenation is Result.text of
+    the call without it (markers, form feeds, blank lines, BOM, final line break), and keeps no
+    text itself: neither the joined text nor the pages'."""
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 3 == 2 else f"graph {n} goes on"
+             for n in range(12)]
+    data = text_pdf([lines, [], ["one short paragraph", "", "another one"], lines[::-1]])
+    pieces: list[str] = []
+    result = extract_text(data, write=pieces.append, **values)
+    assert "".join(pieces) == extract_text(data, **values).text
+    assert result.text == "" and all(page.text == "" for page in result.pages)
+    assert [page.number for page in result.pages] == [1, 2, 3, 4] and result.pages[1].char_count == 0
+    empty: list[str] = []
+    extract_text(text_pdf([[]]), write=empty.append, **values)
+    assert "".join(empty) == extract_text(text_pdf([[]]), **values).text
+
+
+@needs_pipeline
+def test_a_page_no_later_page_can_change_is_written_before_the_next_is_read():
+    """preserve: nothing after a page changes it, so its text is written as soon as every page
+    before it is, while the document is still being read (the command line's memory stays flat)."""
+    lines = [f"line {n} of a page with enough lines to judge its own paragraphs" for n in range(12)]
+    data = text_pdf([lines, lines[::-1], lines])
+    events: list[str] = []
+    extract_text(data, mode="preserve", write=lambda piece: events.append("text"),
+                 on_progress=lambda done, total: events.append(f"page {done}"))
+    assert events == ["text", "page 1", "text", "page 2", "text", "page 3"]
