@@ -12,6 +12,7 @@ between pages. No threads or processes here: the browser worker runs this same c
 from __future__ import annotations
 
 import os
+import pickle
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -19,7 +20,7 @@ from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
 from .layout import add_evidence, collect_doc_stats, doc_stats_from, needs_document_stats, stats_evidence
-from .layout.hyphenation import Vocabulary
+from .layout.hyphenation import PendingJoins, Vocabulary, resolve_joins
 from .layout.model import AnalysisNeeds, PageLayout
 from .limits import Limits
 from .notices import on_page, warning
@@ -195,7 +196,11 @@ class DocumentPasses:
     document's). Short pages, Markdown and kept layouts keep whole layouts.
 
     With `write` (the text modes), each rendered page is joined (PageJoiner) and written as soon as
-    every page before it is, and its PageResult keeps no text."""
+    every page before it is, and its PageResult keeps no text. Reflow does not wait for the
+    vocabulary: a page is rendered once the next page is in (the join across their break done),
+    its joins the vocabulary decides left as marks (PendingJoins), and its text waits in a spool
+    on disk until the vocabulary is complete (resolve_joins); one waiting page (short of evidence,
+    tangled joins) makes the pages after it wait as before."""
 
     def __init__(self, document: Document, options: ExtractOptions, *, keep_layouts: bool = False,
                  write: Callable[[str], Any] | None = None):
@@ -214,16 +219,49 @@ class DocumentPasses:
                                                                  page_breaks=options.page_breaks)
         self.written = 0            # pages handed to `write` (with a joiner): the first ones, in order
         self.bom = BOM if options.bom else ""   # written before the first piece
+        # reflow written as it is made: pages rendered with their joins pending, up to the first that must wait
+        self.settling = self.joiner is not None and self.vocabulary is not None
+        self.settled = 0            # pages rendered with pending joins (written, or spooled when they have some)
+        self.spool: _Spool | None = None
 
     def add(self, layout: PageLayout, warnings: list[str], rotation: int) -> None:
         add_evidence(self.evidence, stats_evidence(layout))
         self.pages.append((layout, warnings, rotation))
         if needs_document_stats(layout):
             self.short.append(len(self.pages) - 1)
+            self.settling = False   # laid out again once every page is in: it and the pages after it wait
         else:
             self._final(len(self.pages) - 1)
-        if self.joiner is not None:
+        if self.settling:
+            self._settle_ready()
+        elif self.joiner is not None and self.vocabulary is None:   # (reflow renders the rest at the end)
             self._write_ready()
+
+    def _settle_ready(self) -> None:
+        """Renders the waiting pages that have their next page in, with the joins the vocabulary
+        decides pending: written at once when they have none and nothing waits before them,
+        else spooled. A page that cannot be rendered so stops it: it and the rest wait."""
+        pages = self.pages
+        while self.settled + 1 < len(pages):
+            i = self.settled
+            (layout, warnings, rotation), following = pages[i], pages[i + 1]
+            pending = PendingJoins()
+            layout, after = join_across_pages([layout, following[0]], pending)
+            result = _render(self.render, layout, warnings, rotation, pending, self.options.dehyphenate)
+            if result.warnings is not warnings or not pending.marked(result.text):
+                self.settling = False   # a render failure or tangled joins: decided with the vocabulary, at the end
+                return
+            pages[i + 1] = (after, *following[1:])
+            pages[i] = result
+            text, result.text = result.text, ""
+            if self.spool is None and not pending.joins:
+                self._write(self.joiner.page(result.number, text))
+                self.written += 1
+            else:
+                if self.spool is None:
+                    self.spool = _Spool()
+                self.spool.add((result.number, text, pending.joins))
+            self.settled += 1
 
     def _write_ready(self) -> None:
         """Writes the rendered pages that follow the ones written, up to the first still waiting."""
@@ -261,6 +299,11 @@ class DocumentPasses:
             for i in self.short:
                 self._final(i)
             self.evidence = ({}, {})
+            if self.spool is not None:   # the vocabulary is complete: the spooled pages' joins are decided
+                for number, text, joins in self.spool:
+                    self._write(self.joiner.page(number, resolve_joins(text, joins, self.vocabulary)))
+                    self.written += 1
+                self.spool = None
             waiting = [i for i, page in enumerate(self.pages) if isinstance(page, tuple)]
             analysed = [self.pages[i] for i in waiting]
             if self.vocabulary is not None:   # "en-" | "code": the word is joined on the first page
@@ -299,6 +342,27 @@ class DocumentPasses:
                           page_count=document.page_count, metadata=dict(document.metadata),
                           document_warnings=document_warnings, unmapped=unmapped,
                           layouts=kept)
+
+
+class _Spool:
+    """Records kept in a temporary file and read back once, in order: the text of pages rendered
+    before the vocabulary is complete waits on disk, not in memory."""
+
+    def __init__(self):
+        import tempfile   # here: only a long reflow written as it is made spools
+
+        self.file = tempfile.TemporaryFile()
+        self.count = 0
+
+    def add(self, record: tuple) -> None:
+        pickle.dump(record, self.file, pickle.HIGHEST_PROTOCOL)
+        self.count += 1
+
+    def __iter__(self) -> Iterator[Any]:
+        with self.file:
+            self.file.seek(0)
+            for _ in range(self.count):
+                yield pickle.load(self.file)
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,

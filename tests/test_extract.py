@@ -609,3 +609,44 @@ def test_a_page_no_later_page_can_change_is_written_before_the_next_is_read():
     extract_text(data, mode="preserve", write=lambda piece: events.append("text"),
                  on_progress=lambda done, total: events.append(f"page {done}"))
     assert events == ["text", "page 1", "text", "page 2", "text", "page 3"]
+
+
+@needs_pipeline
+def test_a_reflowed_page_is_rendered_once_the_next_is_in_and_waits_on_disk_for_the_vocabulary():
+    """Reflow written as it is made: page 1 is rendered as soon as page 2 is in (the word broken
+    across their break joined), its joins the vocabulary decides left pending; its text waits in
+    the spool, not as a layout, and is decided with the whole document's vocabulary: here
+    page 3's unbroken `en-code` keeps the hyphens of pages 1 and 2."""
+    from glyphline.document import open as open_document
+    from glyphline.extract import DocumentPasses, _analyse
+    from glyphline.options import ExtractOptions
+
+    body = [f"line {n} of a page with enough lines to judge its own paragraphs" for n in range(12)]
+    data = text_pdf([body + ["the page breaks the word en-"], ["code and the text goes on, then en-", "code", *body],
+                     body + ["an en-code written whole"]])
+    document = open_document(data)
+    pieces: list[str] = []
+    passes = DocumentPasses(document, ExtractOptions(), write=pieces.append)
+    passes.add(*_analyse(document, 1))
+    assert isinstance(passes.pages[0], tuple)   # the join across the break needs page 2
+    passes.add(*_analyse(document, 2))
+    assert isinstance(passes.pages[0], PageResult) and passes.spool is not None and pieces == []
+    passes.add(*_analyse(document, 3))
+    assert isinstance(passes.pages[1], PageResult) and passes.settled == 2
+    result = passes.finish([])
+    text = "".join(pieces)
+    assert text == extract_text(data).text and result.text == ""
+    assert "breaks the word en-code\n\fand the text goes on, then en-code line 0" in text
+
+
+@needs_pipeline
+def test_a_page_short_of_evidence_after_spooled_pages_makes_the_rest_wait_and_the_text_stays_whole():
+    """A page laid out again at the end (short of evidence) stops the reflow's early rendering:
+    the pages spooled before it, it and the pages after it are written once, in order."""
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 3 == 2 else f"graph {n} goes on"
+             for n in range(12)]
+    data = text_pdf([lines, lines, lines, ["one short para-", "", "graph and another one"], lines, lines])
+    for values in ({}, {"markers": True}, {"page_breaks": False}):
+        pieces: list[str] = []
+        extract_text(data, write=pieces.append, **values)
+        assert "".join(pieces) == extract_text(data, **values).text
