@@ -27,7 +27,8 @@ from .notices import on_page, warning
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, page_joiner, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
-from .layout.across_pages import build_vocabulary, count_words, join_across_pages, reflow_text_only
+from .layout.across_pages import (build_vocabulary, count_words, first_body_block, join_across_pages, last_body_block,
+                                  reflow_text_only, resolve_tail)
 from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
 if TYPE_CHECKING:   # the OCR stage and images are loaded only by the calls that use them
@@ -199,8 +200,9 @@ class DocumentPasses:
     every page before it is, and its PageResult keeps no text. Reflow does not wait for the
     vocabulary: a page is rendered once the next page is in (the join across their break done),
     its joins the vocabulary decides left as marks (PendingJoins), and its text waits in a spool
-    on disk until the vocabulary is complete (resolve_joins); one waiting page (short of evidence,
-    tangled joins) makes the pages after it wait as before."""
+    on disk until the vocabulary is complete (resolve_joins). A page that cannot be rendered so
+    (short of evidence, tangled joins, a neighbour of a short page) is held: its layout waits, a
+    place in the spool stands for it, and the pages after it go on being rendered."""
 
     def __init__(self, document: Document, options: ExtractOptions, *, keep_layouts: bool = False,
                  write: Callable[[str], Any] | None = None):
@@ -219,9 +221,13 @@ class DocumentPasses:
                                                                  page_breaks=options.page_breaks)
         self.written = 0            # pages handed to `write` (with a joiner): the first ones, in order
         self.bom = BOM if options.bom else ""   # written before the first piece
-        # reflow written as it is made: pages rendered with their joins pending, up to the first that must wait
-        self.settling = self.joiner is not None and self.vocabulary is not None
-        self.settled = 0            # pages rendered with pending joins (written, or spooled when they have some)
+        # reflow written as it is made: pages rendered with their joins pending (kept layouts: all of them)
+        self.settling = self.joiner is not None and self.vocabulary is not None and not keep_layouts
+        self.settled = 0            # pages decided: rendered with pending joins (written or spooled), or held
+        self.held: set[int] = set()     # pages rendered at the end (a place in the spool stands for each)
+        self.joined: set[int] = set()   # pages whose join with the next page is done
+        self.tail_marks: dict[int, PendingJoins] = {}   # held pages joined to the next page with a pending mark
+        self.short_pages: set[int] = set()
         self.spool: _Spool | None = None
 
     def add(self, layout: PageLayout, warnings: list[str], rotation: int) -> None:
@@ -229,7 +235,7 @@ class DocumentPasses:
         self.pages.append((layout, warnings, rotation))
         if needs_document_stats(layout):
             self.short.append(len(self.pages) - 1)
-            self.settling = False   # laid out again once every page is in: it and the pages after it wait
+            self.short_pages.add(len(self.pages) - 1)
         else:
             self._final(len(self.pages) - 1)
         if self.settling:
@@ -238,30 +244,90 @@ class DocumentPasses:
             self._write_ready()
 
     def _settle_ready(self) -> None:
-        """Renders the waiting pages that have their next page in, with the joins the vocabulary
-        decides pending: written at once when they have none and nothing waits before them,
-        else spooled. A page that cannot be rendered so stops it: it and the rest wait."""
+        """Decides the pages that have their next page in: rendered with the joins the vocabulary
+        decides pending (written at once when they have none and nothing waits before them, else
+        spooled), or held for the end: a short page and its neighbours (laid out again, joined
+        once every page is in), a page whose own joins tangle. A held page whose head waits but
+        whose last line is not its first is joined to the next page now, so that one goes on."""
         pages = self.pages
         while self.settled + 1 < len(pages):
             i = self.settled
-            (layout, warnings, rotation), following = pages[i], pages[i + 1]
-            pending = PendingJoins()
-            layout, after = join_across_pages([layout, following[0]], pending)
-            result = _render(self.render, layout, warnings, rotation, pending, self.options.dehyphenate)
-            if result.warnings is not warnings or not pending.marked(result.text):
-                self.settling = False   # a render failure or tangled joins: decided with the vocabulary, at the end
-                return
-            pages[i + 1] = (after, *following[1:])
-            pages[i] = result
-            text, result.text = result.text, ""
-            if self.spool is None and not pending.joins:
-                self._write(self.joiner.page(result.number, text))
-                self.written += 1
-            else:
-                if self.spool is None:
-                    self.spool = _Spool()
-                self.spool.add((result.number, text, pending.joins))
             self.settled += 1
+            if i in self.short_pages or i + 1 in self.short_pages:
+                self._hold(i)
+            elif i and i - 1 not in self.joined:   # its first word may still go to the page before
+                if _ends_apart(pages[i][0]):
+                    pending = PendingJoins()
+                    layout, after = join_across_pages([pages[i][0], pages[i + 1][0]], pending)
+                    if not pending.tangled:
+                        pages[i], pages[i + 1] = (layout, *pages[i][1:]), (after, *pages[i + 1][1:])
+                        self.joined.add(i)
+                        if pending.joins:
+                            self.tail_marks[i] = pending
+                self._hold(i)
+            elif not self._settle(i):
+                self._hold(i)
+
+    def _settle(self, i: int) -> bool:
+        """Page i joined to the next and rendered with its vocabulary joins pending; False (nothing
+        changed) when its joins tangle or its rendering fails: then it waits for the vocabulary."""
+        pages = self.pages
+        (layout, warnings, rotation), following = pages[i], pages[i + 1]
+        pending = PendingJoins()
+        layout, after = join_across_pages([layout, following[0]], pending)
+        result = _render(self.render, layout, warnings, rotation, pending, self.options.dehyphenate)
+        if result.warnings is not warnings or not pending.marked(result.text):
+            return False
+        pages[i + 1] = (after, *following[1:])
+        pages[i] = result
+        self.joined.add(i)
+        text, result.text = result.text, ""
+        if self.spool is None and not pending.joins:
+            self._write(self.joiner.page(result.number, text))
+            self.written += 1
+        else:
+            self._spooled().add((result.number, text, pending.joins))
+        return True
+
+    def _hold(self, i: int) -> None:
+        self.held.add(i)
+        self._spooled().add(i)
+
+    def _spooled(self) -> "_Spool":
+        if self.spool is None:
+            self.spool = _Spool()
+        return self.spool
+
+    def _finish_settled(self) -> None:
+        """The vocabulary is complete: the held pages joined and rendered, the spool written in
+        order with its joins decided, then the pages never decided."""
+        pages, vocabulary = self.pages, self.vocabulary
+        for i, pending in self.tail_marks.items():
+            layout, warnings, rotation = pages[i]
+            pages[i] = (resolve_tail(layout, pending.joins, vocabulary), warnings, rotation)
+        self.tail_marks = {}
+        rest = range(self.settled, len(pages))
+        for i in sorted(self.held.union(rest)):   # the joins not made yet, in page order
+            if i + 1 < len(pages) and i not in self.joined:
+                joined = join_across_pages([pages[i][0], pages[i + 1][0]], vocabulary)
+                pages[i], pages[i + 1] = (joined[0], *pages[i][1:]), (joined[1], *pages[i + 1][1:])
+        for record in self.spool or ():
+            if type(record) is int:
+                self._write_held(record)
+            else:
+                number, text, joins = record
+                self._write(self.joiner.page(number, resolve_joins(text, joins, vocabulary)))
+        self.spool = None
+        for i in rest:
+            self._write_held(i)
+        self.written = len(pages)
+
+    def _write_held(self, i: int) -> None:
+        layout, warnings, rotation = self.pages[i]
+        result = self.pages[i] = _render(self.render, layout, warnings, rotation, self.vocabulary,
+                                         self.options.dehyphenate)
+        self._write(self.joiner.page(result.number, result.text))
+        result.text = ""
 
     def _write_ready(self) -> None:
         """Writes the rendered pages that follow the ones written, up to the first still waiting."""
@@ -299,11 +365,8 @@ class DocumentPasses:
             for i in self.short:
                 self._final(i)
             self.evidence = ({}, {})
-            if self.spool is not None:   # the vocabulary is complete: the spooled pages' joins are decided
-                for number, text, joins in self.spool:
-                    self._write(self.joiner.page(number, resolve_joins(text, joins, self.vocabulary)))
-                    self.written += 1
-                self.spool = None
+            if self.settling:
+                self._finish_settled()
             waiting = [i for i, page in enumerate(self.pages) if isinstance(page, tuple)]
             analysed = [self.pages[i] for i in waiting]
             if self.vocabulary is not None:   # "en-" | "code": the word is joined on the first page
@@ -363,6 +426,13 @@ class _Spool:
             self.file.seek(0)
             for _ in range(self.count):
                 yield pickle.load(self.file)
+
+
+def _ends_apart(layout: PageLayout) -> bool:
+    """A page break joins this page's first body line and its last apart: joining its last word
+    to the next page leaves what the page before may take from its first line as it was."""
+    first, last = first_body_block(layout), last_body_block(layout)
+    return first is None or first != last or len(layout.blocks[first].lines) > 1
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,

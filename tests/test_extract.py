@@ -640,12 +640,16 @@ def test_a_reflowed_page_is_rendered_once_the_next_is_in_and_waits_on_disk_for_t
 
 
 @needs_pipeline
-def test_a_page_short_of_evidence_after_spooled_pages_makes_the_rest_wait_and_the_text_stays_whole():
-    """A page laid out again at the end (short of evidence) stops the reflow's early rendering:
-    the pages spooled before it, it and the pages after it are written once, in order."""
+def test_pages_short_of_evidence_and_their_neighbours_are_held_and_the_text_stays_whole():
+    """A page laid out again at the end (short of evidence) is held with its neighbours (their
+    joins across the breaks wait for it): a place in the spool stands for each, and the pages
+    after them go on being rendered early; a one-line page ending in a hyphen between a short
+    page and the next is joined at the end, in page order. The text is extract_text's."""
     lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 3 == 2 else f"graph {n} goes on"
              for n in range(12)]
-    data = text_pdf([lines, lines, lines, ["one short para-", "", "graph and another one"], lines, lines])
+    short = ["one short para-", "", "graph and another en-"]
+    data = text_pdf([lines, lines, lines, short, lines + ["it ends in en-"], short, short, ["code and en-"],
+                     ["code", *lines], lines, lines])
     for values in ({}, {"markers": True}, {"page_breaks": False}):
         pieces: list[str] = []
         extract_text(data, write=pieces.append, **values)
