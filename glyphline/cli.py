@@ -61,6 +61,7 @@ class Job:
     source: str | None          # path to read, None for stdin (then `data` is set)
     data: bytes | None
     output: str | None          # file to write, None to hand the text back to the main process
+    temporary: str | None = None   # the output's name while it is written: chosen here, so a worker that dies midway leaves none
 
 
 @dataclass
@@ -187,6 +188,9 @@ def _main(argv: list[str] | None) -> int:
     elif jobs:
         outcomes.extend(_run_pool(jobs, options, args.jobs, progress, budgets))
     progress.finish()
+    for job in jobs:   # a worker process that died while it wrote an output left it unfinished
+        if job.temporary is not None:
+            _unlink_quietly(job.temporary)
     code = EXIT_OK
     to_stdout = args.outdir is None
     collected: list[str] = []
@@ -232,7 +236,8 @@ def _plan_jobs(args, options: ExtractOptions) -> list[Job]:
                 unique = f"{stem}-{n}"
             used_names.add(unique)
             output = os.path.join(args.outdir, unique + extension)
-        jobs.append(Job(index, name, None if name == STDIN_NAME else name, data, output))
+        jobs.append(Job(index, name, None if name == STDIN_NAME else name, data, output,
+                        None if output is None else _temporary_path(output)))
     return jobs
 
 
@@ -342,15 +347,13 @@ def convert_within(budgets: Budgets, job: Job, options: ExtractOptions) -> Outco
         return convert(job, options)
     if not isolation.FORK_AVAILABLE:
         return convert(job, options, max_seconds=budgets.max_seconds)
-    # the child writes the output as it is made, under a name chosen here: a child stopped midway leaves no part
-    temporary = None if job.output is None else _temporary_path(job.output)
-    work = partial(convert, job, options, max_seconds=budgets.max_seconds, temporary=temporary)
+    work = partial(convert, job, options, max_seconds=budgets.max_seconds)
     deadline = None if budgets.max_seconds is None else budgets.max_seconds + KILL_GRACE_SECONDS
     child = isolation.serving_child(budgets.max_memory_mib).call(work, max_seconds=deadline)
     if child.ending == isolation.RETURNED:
         return child.value
-    if temporary is not None:
-        _unlink_quietly(temporary)
+    if job.temporary is not None:   # the child was stopped while it wrote the output
+        _unlink_quietly(job.temporary)
     outcome = Outcome(job.index, job.name)
     if child.ending == isolation.TIMED_OUT:
         return _fail(outcome, EXIT_BROKEN, f"took more than {budgets.max_seconds:g} s: stopped inside a page")
@@ -360,16 +363,15 @@ def convert_within(budgets: Budgets, job: Job, options: ExtractOptions) -> Outco
 
 
 def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int = 1,
-            max_seconds: float | None = None, target: "_FileTarget | _StdoutTarget | None" = None,
-            temporary: str | None = None) -> Outcome:
+            max_seconds: float | None = None, target: "_FileTarget | _StdoutTarget | None" = None) -> Outcome:
     """Runs in a worker process (or, for one file, in the main one with its pages spread over
     `page_jobs` processes): read, extract, write; every failure becomes an Outcome. Past
     `max_seconds` the extraction stops between pages. The text is written as it is made to the
-    job's output file (through `temporary`, renamed into place at the end) or to `target`;
+    job's output file (through job.temporary, renamed into place at the end) or to `target`;
     without either it is handed back in Outcome.text."""
     outcome = Outcome(job.index, job.name)
     if job.output is not None:
-        target = _FileTarget(job.output, temporary)
+        target = _FileTarget(job.output, job.temporary)
     try:
         return _convert(job, options, outcome, on_progress, page_jobs, max_seconds, target)
     finally:

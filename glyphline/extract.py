@@ -417,7 +417,7 @@ class _Spool:
         self.file = tempfile.TemporaryFile()
         self.count = 0
 
-    def add(self, record: tuple) -> None:
+    def add(self, record: Any) -> None:
         pickle.dump(record, self.file, pickle.HIGHEST_PROTOCOL)
         self.count += 1
 

@@ -466,3 +466,19 @@ def test_the_text_is_written_as_it_is_made_to_a_file_a_pipe_and_an_output_folder
     failed = tmp_path / "failed.txt"
     assert cli.main(["--quiet", path, "-o", str(failed)]) == cli.EXIT_BROKEN
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "out.txt", "two.pdf"]
+
+
+def test_a_worker_that_dies_while_it_writes_an_output_leaves_no_part_file(files, tmp_path, monkeypatch):
+    """An output is written as it is made, under a name the main process chose: when the process
+    writing it dies midway (out of memory, killed), the main process removes what it left."""
+    path = files("one.pdf", text_pdf([["whatever text is here"]]))
+    outdir = tmp_path / "out"
+
+    def dies_midway(budgets, job, options):
+        with open(job.temporary, "w") as unfinished:
+            unfinished.write("the first pages")
+        return cli.Outcome(job.index, job.name, cli.EXIT_BROKEN, [f"glyphline: {job.name}: the converting process died"])
+
+    monkeypatch.setattr(cli, "convert_within", dies_midway)
+    assert cli.main(["--quiet", "--jobs", "1", "--outdir", str(outdir), path, path]) == cli.EXIT_BROKEN
+    assert list(outdir.iterdir()) == []
