@@ -11,6 +11,7 @@ between pages. No threads or processes here: the browser worker runs this same c
 """
 from __future__ import annotations
 
+import io
 import os
 import pickle
 from dataclasses import dataclass, field, replace
@@ -409,12 +410,16 @@ class DocumentPasses:
 
 class _Spool:
     """Records kept in a temporary file and read back once, in order: the text of pages rendered
-    before the vocabulary is complete waits on disk, not in memory."""
+    before the vocabulary is complete waits on disk, not in memory (in memory where no temporary
+    file can be made: a read-only system)."""
 
     def __init__(self):
         import tempfile   # here: only a long reflow written as it is made spools
 
-        self.file = tempfile.TemporaryFile()
+        try:
+            self.file = tempfile.TemporaryFile()
+        except OSError:
+            self.file = io.BytesIO()
         self.count = 0
 
     def add(self, record: Any) -> None:

@@ -654,3 +654,21 @@ def test_pages_short_of_evidence_and_their_neighbours_are_held_and_the_text_stay
         pieces: list[str] = []
         extract_text(data, write=pieces.append, **values)
         assert "".join(pieces) == extract_text(data, **values).text
+
+
+@needs_pipeline
+def test_without_a_temporary_file_the_waiting_text_is_spooled_in_memory(monkeypatch):
+    """A system where no temporary file can be made (read-only) still gets the text, whole."""
+    import tempfile
+
+    def refused(*args, **kwargs):
+        raise OSError(30, "Read-only file system")
+
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 3 == 2 else f"graph {n} goes on"
+             for n in range(12)]
+    data = text_pdf([lines, lines, lines])
+    expected = extract_text(data).text
+    monkeypatch.setattr(tempfile, "TemporaryFile", refused)
+    pieces: list[str] = []
+    extract_text(data, write=pieces.append)
+    assert "".join(pieces) == expected
