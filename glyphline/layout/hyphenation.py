@@ -177,7 +177,7 @@ def _join_by_evidence(first: str, second: str, vocabulary: Vocabulary | None) ->
 class PendingJoins:
     """The vocabulary's stand-in for a page written before the document is read to its end: a
     join the vocabulary may decide is left in the text as a mark (one private-use character of
-    plane 15 per join, the join's own) and recorded; resolve() decides them all once the
+    plane 15 per join, the join's own) and recorded; resolve_joins decides them once the
     vocabulary is complete. A join whose words hold a mark cannot be decided that way (the mark
     may become a hyphen or a space): the page is `tangled` and must wait for the vocabulary."""
 
