@@ -28,7 +28,7 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
     """extract_text with the page analysis spread over up to `jobs` processes. Same Result,
     same text, same errors; a document too short to be worth it runs in this process."""
     options = _options(options, option_values)
-    split = SplitExtraction(data, options, limits)
+    split = SplitExtraction(data, options, limits, write=write)
     numbers = split.numbers
     workers = min(jobs, len(numbers) // MIN_PAGES_PER_WORKER)
     if workers < 2 or _daemonic():
@@ -62,12 +62,15 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
                 if i not in analysed_here:
                     _check_cancel(cancel)
                     split.add_packed(future.result())
+                    futures[i] = None   # its packed pages are in: the future lets them go
+                    split.feed()        # the pages next in order go to the document passes, their layouts with them
                     progress(len(chunks[i]))
         except BaseException:
             for future in futures:
-                future.cancel()
+                if future is not None:
+                    future.cancel()
             raise
-    return split.finish(write)
+    return split.finish()
 
 
 def page_chunks(numbers: list[int], count: int) -> list[list[int]]:
