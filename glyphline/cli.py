@@ -61,6 +61,7 @@ class Job:
     source: str | None          # path to read, None for stdin (then `data` is set)
     data: bytes | None
     output: str | None          # file to write, None to hand the text back to the main process
+    temporary: str | None = None   # the output's name while it is written: chosen here, so a worker that dies midway leaves none
 
 
 @dataclass
@@ -178,7 +179,7 @@ def _main(argv: list[str] | None) -> int:
             return EXIT_USAGE
         outcomes.extend(dask_outcomes)
     elif len(jobs) == 1 and not budgets:   # one file: its pages are what --jobs spreads
-        outcomes.append(convert(jobs[0], options, progress.pages, page_jobs=page_jobs))
+        outcomes.append(convert(jobs[0], options, progress.pages, page_jobs=page_jobs, target=_single_target(args)))
     elif jobs and (args.jobs == 1 or len(jobs) == 1):
         progress.start_files(len(jobs))
         for job in jobs:
@@ -187,6 +188,9 @@ def _main(argv: list[str] | None) -> int:
     elif jobs:
         outcomes.extend(_run_pool(jobs, options, args.jobs, progress, budgets))
     progress.finish()
+    for job in jobs:   # a worker process that died while it wrote an output left it unfinished
+        if job.temporary is not None:
+            _unlink_quietly(job.temporary)
     code = EXIT_OK
     to_stdout = args.outdir is None
     collected: list[str] = []
@@ -202,6 +206,16 @@ def _main(argv: list[str] | None) -> int:
         for line in outcome.errors + ([] if args.quiet else outcome.warnings):
             sys.stderr.write(line + "\n")
     return code
+
+
+def _single_target(args) -> "_FileTarget | _StdoutTarget | None":
+    """Where the text of the one file goes as it is made (--outdir: the job's own output file).
+    A terminal gets it at the end: the progress bar on the same screen would cut into it."""
+    if args.outdir:
+        return None
+    if args.output not in (None, STDIN_NAME):
+        return _FileTarget(args.output)
+    return None if sys.stdout.isatty() else _StdoutTarget()
 
 
 def _plan_jobs(args, options: ExtractOptions) -> list[Job]:
@@ -222,7 +236,8 @@ def _plan_jobs(args, options: ExtractOptions) -> list[Job]:
                 unique = f"{stem}-{n}"
             used_names.add(unique)
             output = os.path.join(args.outdir, unique + extension)
-        jobs.append(Job(index, name, None if name == STDIN_NAME else name, data, output))
+        jobs.append(Job(index, name, None if name == STDIN_NAME else name, data, output,
+                        None if output is None else _temporary_path(output)))
     return jobs
 
 
@@ -337,6 +352,8 @@ def convert_within(budgets: Budgets, job: Job, options: ExtractOptions) -> Outco
     child = isolation.serving_child(budgets.max_memory_mib).call(work, max_seconds=deadline)
     if child.ending == isolation.RETURNED:
         return child.value
+    if job.temporary is not None:   # the child was stopped while it wrote the output
+        _unlink_quietly(job.temporary)
     outcome = Outcome(job.index, job.name)
     if child.ending == isolation.TIMED_OUT:
         return _fail(outcome, EXIT_BROKEN, f"took more than {budgets.max_seconds:g} s: stopped inside a page")
@@ -346,11 +363,24 @@ def convert_within(budgets: Budgets, job: Job, options: ExtractOptions) -> Outco
 
 
 def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int = 1,
-            max_seconds: float | None = None) -> Outcome:
+            max_seconds: float | None = None, target: "_FileTarget | _StdoutTarget | None" = None) -> Outcome:
     """Runs in a worker process (or, for one file, in the main one with its pages spread over
     `page_jobs` processes): read, extract, write; every failure becomes an Outcome. Past
-    `max_seconds` the extraction stops between pages."""
+    `max_seconds` the extraction stops between pages. The text is written as it is made to the
+    job's output file (through job.temporary, renamed into place at the end) or to `target`;
+    without either it is handed back in Outcome.text."""
     outcome = Outcome(job.index, job.name)
+    if job.output is not None:
+        target = _FileTarget(job.output, job.temporary)
+    try:
+        return _convert(job, options, outcome, on_progress, page_jobs, max_seconds, target)
+    finally:
+        if target is not None:
+            target.abandon()   # after a failure: no part file is left (a finished target is closed already)
+
+
+def _convert(job: Job, options: ExtractOptions, outcome: Outcome, on_progress, page_jobs: int,
+             max_seconds: float | None, target: "_FileTarget | _StdoutTarget | None") -> Outcome:
     try:
         data = job.data if job.data is not None else _read(job.source)
     except OSError as exc:
@@ -358,7 +388,8 @@ def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int 
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     try:
         result = extract_text(data, options, on_progress=on_progress, jobs=page_jobs,
-                              cancel=None if deadline is None else (lambda: time.perf_counter() > deadline))
+                              cancel=None if deadline is None else (lambda: time.perf_counter() > deadline),
+                              write=None if target is None else target.write)
     except Cancelled:
         return _fail(outcome, EXIT_BROKEN, f"took more than {max_seconds:g} s: stopped")
     except MemoryError:
@@ -396,11 +427,10 @@ def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int 
     if recognised:
         outcome.warnings.append(recognised)
     outcome.warnings.extend(_warning_lines(job.name, result))
-    if job.output is None:
+    if target is None:
         outcome.text = result.text
     else:
-        code = _write_or_report(job.output, result.text, outcome.errors)
-        outcome.code = max(outcome.code, code)
+        outcome.code = max(outcome.code, target.finish(outcome.errors))
     return outcome
 
 
@@ -464,9 +494,86 @@ def _without_page_prefix(message: str, number: int) -> str:
     return message
 
 
+class _FileTarget:
+    """A file written as the text is made: into a temporary file beside it, renamed into place by
+    finish(), removed by abandon() (a failed file leaves no output). The first write error stops
+    the writing and becomes finish()'s one line."""
+
+    def __init__(self, path: str, temporary: str | None = None):
+        self.path = path
+        self.temporary = temporary or _temporary_path(path)
+        self.file = None
+        self.failure: OSError | None = None
+
+    def write(self, piece: str) -> None:
+        if self.failure is not None:
+            return
+        try:
+            if self.file is None:
+                self.file = open(self.temporary, "w", encoding="utf-8", newline="")
+            self.file.write(piece)
+        except OSError as exc:
+            self.failure = exc
+
+    def finish(self, errors: list[str]) -> int:
+        """Renames the written file into place (an empty text makes an empty file); EXIT_USAGE after a write error."""
+        self.write("")   # opens the file when nothing was written
+        try:
+            if self.failure is None:
+                self.file.close()
+                self.file = None
+                os.replace(self.temporary, self.path)
+                return EXIT_OK
+        except OSError as exc:
+            self.failure = exc
+        self.abandon()
+        errors.append(f"glyphline: {self.path}: cannot write the output ({_os_reason(self.failure)})")
+        return EXIT_USAGE
+
+    def abandon(self) -> None:
+        if self.file is not None:
+            try:
+                self.file.close()
+            except OSError:
+                pass
+            self.file = None
+            _unlink_quietly(self.temporary)
+
+
+class _StdoutTarget:
+    """Standard output, written as the text is made; a reader that leaves (`| head`) is fine."""
+
+    def __init__(self):
+        self.closed = False
+
+    def write(self, piece: str) -> None:
+        if not self.closed:
+            self.closed = not _write_stdout(piece, flush=False)
+
+    def finish(self, errors: list[str]) -> int:
+        if not self.closed:
+            _write_stdout("")
+        return EXIT_OK
+
+    def abandon(self) -> None:
+        if not self.closed:
+            _write_stdout("")   # what was written before the failure is out (its error line says what happened)
+
+
+def _temporary_path(path: str) -> str:
+    return f"{path}.part{os.getpid()}"
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 def _write_or_report(path: str, text: str, errors: list[str] | None = None) -> int:
     """Writes atomically (a temporary file renamed into place); a failure becomes one line."""
-    temporary = f"{path}.part{os.getpid()}"
+    temporary = _temporary_path(path)
     try:
         with open(temporary, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -485,15 +592,19 @@ def _write_or_report(path: str, text: str, errors: list[str] | None = None) -> i
     return EXIT_OK
 
 
-def _write_stdout(text: str) -> None:
+def _write_stdout(text: str, flush: bool = True) -> bool:
+    """False once the reader has left."""
     try:
         sys.stdout.buffer.write(text.encode("utf-8"))
-        sys.stdout.buffer.flush()
+        if flush:
+            sys.stdout.buffer.flush()
+        return True
     except BrokenPipeError:  # `glyphline big.pdf | head`: the reader left, which is fine
         try:
             sys.stdout = open(os.devnull, "w")
         except OSError:
             pass
+        return False
 
 
 def _os_reason(exc: OSError) -> str:

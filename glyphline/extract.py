@@ -11,7 +11,9 @@ between pages. No threads or processes here: the browser worker runs this same c
 """
 from __future__ import annotations
 
+import io
 import os
+import pickle
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -19,14 +21,15 @@ from .document import Document, fewer_collections, short_error
 from .document import open as open_document
 from .errors import Cancelled
 from .layout import add_evidence, collect_doc_stats, doc_stats_from, needs_document_stats, stats_evidence
-from .layout.hyphenation import Vocabulary
+from .layout.hyphenation import PendingJoins, Vocabulary, resolve_joins
 from .layout.model import AnalysisNeeds, PageLayout
 from .limits import Limits
 from .notices import on_page, warning
 from .options import ExtractOptions, OutputMode, PageSpec
-from .output import DocumentContext, PageContext, Renderer, renderer
+from .output import DocumentContext, PageContext, Renderer, page_joiner, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
-from .layout.across_pages import build_vocabulary, count_words, join_across_pages, reflow_text_only
+from .layout.across_pages import (build_vocabulary, count_words, first_body_block, join_across_pages, last_body_block,
+                                  reflow_text_only, resolve_tail)
 from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
 if TYPE_CHECKING:   # the OCR stage and images are loaded only by the calls that use them
@@ -140,7 +143,7 @@ def select_pages(spec: PageSpec, page_count: int) -> tuple[list[int], list[str]]
 def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,
                  on_progress: ProgressCallback | None = None, cancel: CancelSignal = None, jobs: int = 1,
                  keep_layouts: bool = False, ocr_engine: OcrEngine | None = None,
-                 **option_values: Any) -> Result:
+                 write: Callable[[str], Any] | None = None, **option_values: Any) -> Result:
     """The whole text. Options come as an ExtractOptions, as keywords (mode="json",
     pages="1-3"), or both (keywords win). Raises NotAPDF, PasswordRequired, DamagedPDF,
     BudgetExceeded, Cancelled, or ValueError for a bad mode or page spec. `jobs` > 1 analyses
@@ -148,13 +151,16 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
     `keep_layouts` hands back each page's PageLayout (blocks, lines, words, tags) in
     Result.layouts. With `ocr="eng"` the pages without a text layer are recognised by tesseract
     (raises OcrUnavailable when it or the language is missing), or by `ocr_engine` when one is
-    given (the browser's)."""
+    given (the browser's). With `write`, the text is handed to it in pieces, in order, as soon as
+    no later page can change them (the text modes; JSON and Markdown in one piece at the end), and
+    Result.text and the pages' texts are empty: a long document's text is never held whole."""
     options = _options(options, option_values)
     # OCR engines, kept layouts and inspection stay in this process: page-parallel runs only plain extraction
     if jobs > 1 and not keep_layouts and not options.ocr and ocr_engine is None and not options.inspect:
         from .parallel import extract_text_parallel  # processes: never imported in the browser
 
-        return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel)
+        return extract_text_parallel(data, options, jobs=jobs, limits=limits, on_progress=on_progress, cancel=cancel,
+                                     write=write)
     renderer(options.mode)   # an unknown mode fails before the document is read
     engine = _ocr_engine(options, ocr_engine, data)
     with fewer_collections():
@@ -162,7 +168,7 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
                                  ocr=engine, inspect=options.inspect,
                                  paths=analysis_needs(options, keep_layouts).drawing)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
-        passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
+        passes = DocumentPasses(document, options, keep_layouts=keep_layouts, write=write)
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
             passes.add(*_analyse(document, number, needs=passes.needs))
@@ -173,10 +179,10 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
 
 def finish_document(document: Document, analysed: list[tuple[PageLayout, list[str], int]],
                     options: ExtractOptions, selection_warnings: list[str], *,
-                    keep_layouts: bool = False) -> Result:
+                    keep_layouts: bool = False, write: Callable[[str], Any] | None = None) -> Result:
     """The document-wide passes once every page is analysed, wherever that was done (here or in
     worker processes, glyphline.parallel): see DocumentPasses."""
-    passes = DocumentPasses(document, options, keep_layouts=keep_layouts)
+    passes = DocumentPasses(document, options, keep_layouts=keep_layouts, write=write)
     for page in analysed:
         passes.add(*page)
     return passes.finish(selection_warnings)
@@ -189,9 +195,18 @@ class DocumentPasses:
     memory stays flat over a long document: a page whose layout is final (not short of evidence)
     is rendered at once when no pass after it reads it (preserve, layout, json, reflow without
     dehyphenation), or cut down to its text and break words (reflow: the vocabulary is the whole
-    document's). Short pages, Markdown and kept layouts keep whole layouts."""
+    document's). Short pages, Markdown and kept layouts keep whole layouts.
 
-    def __init__(self, document: Document, options: ExtractOptions, *, keep_layouts: bool = False):
+    With `write` (the text modes), each rendered page is joined (PageJoiner) and written as soon as
+    every page before it is, and its PageResult keeps no text. Reflow does not wait for the
+    vocabulary: a page is rendered once the next page is in (the join across their break done),
+    its joins the vocabulary decides left as marks (PendingJoins), and its text waits in a spool
+    on disk until the vocabulary is complete (resolve_joins). A page that cannot be rendered so
+    (short of evidence, tangled joins, a neighbour of a short page) is held: its layout waits, a
+    place in the spool stands for it, and the pages after it go on being rendered."""
+
+    def __init__(self, document: Document, options: ExtractOptions, *, keep_layouts: bool = False,
+                 write: Callable[[str], Any] | None = None):
         self.document = document
         self.options = options
         self.keep_layouts = keep_layouts
@@ -202,14 +217,132 @@ class DocumentPasses:
         self.evidence: tuple = ({}, {})   # every page's stats_evidence folded (add_evidence): all DocStats reads
         self.short: list[int] = []  # pages short of evidence: laid out again with the document's statistics
         self.pages: list = []       # per page: (layout, warnings, rotation), or its PageResult once rendered
+        self.write = write
+        self.joiner = None if write is None else page_joiner(self.render, markers=options.markers,
+                                                                 page_breaks=options.page_breaks)
+        self.written = 0            # pages handed to `write` (with a joiner): the first ones, in order
+        self.bom = BOM if options.bom else ""   # written before the first piece
+        # reflow written as it is made: pages rendered with their joins pending (kept layouts: all of them)
+        self.settling = self.joiner is not None and self.vocabulary is not None and not keep_layouts
+        self.settled = 0            # pages decided: rendered with pending joins (written or spooled), or held
+        self.held: set[int] = set()     # pages rendered at the end (a place in the spool stands for each)
+        self.joined: set[int] = set()   # pages whose join with the next page is done
+        self.tail_marks: dict[int, PendingJoins] = {}   # held pages joined to the next page with a pending mark
+        self.short_pages: set[int] = set()
+        self.spool: _Spool | None = None
 
     def add(self, layout: PageLayout, warnings: list[str], rotation: int) -> None:
         add_evidence(self.evidence, stats_evidence(layout))
         self.pages.append((layout, warnings, rotation))
         if needs_document_stats(layout):
             self.short.append(len(self.pages) - 1)
+            self.short_pages.add(len(self.pages) - 1)
         else:
             self._final(len(self.pages) - 1)
+        if self.settling:
+            self._settle_ready()
+        elif self.joiner is not None and self.vocabulary is None:   # (reflow renders the rest at the end)
+            self._write_ready()
+
+    def _settle_ready(self) -> None:
+        """Decides the pages that have their next page in: rendered with the joins the vocabulary
+        decides pending (written at once when they have none and nothing waits before them, else
+        spooled), or held for the end: a short page and its neighbours (laid out again, joined
+        once every page is in), a page whose own joins tangle. A held page whose head waits but
+        whose last line is not its first is joined to the next page now, so that one goes on."""
+        pages = self.pages
+        while self.settled + 1 < len(pages):
+            i = self.settled
+            self.settled += 1
+            if i in self.short_pages or i + 1 in self.short_pages:
+                self._hold(i)
+            elif i and i - 1 not in self.joined:   # its first word may still go to the page before
+                if _ends_apart(pages[i][0]):
+                    pending = PendingJoins()
+                    layout, after = join_across_pages([pages[i][0], pages[i + 1][0]], pending)
+                    if not pending.tangled:
+                        pages[i], pages[i + 1] = (layout, *pages[i][1:]), (after, *pages[i + 1][1:])
+                        self.joined.add(i)
+                        if pending.joins:
+                            self.tail_marks[i] = pending
+                self._hold(i)
+            elif not self._settle(i):
+                self._hold(i)
+
+    def _settle(self, i: int) -> bool:
+        """Page i joined to the next and rendered with its vocabulary joins pending; False (nothing
+        changed) when its joins tangle or its rendering fails: then it waits for the vocabulary."""
+        pages = self.pages
+        (layout, warnings, rotation), following = pages[i], pages[i + 1]
+        pending = PendingJoins()
+        layout, after = join_across_pages([layout, following[0]], pending)
+        result = _render(self.render, layout, warnings, rotation, pending, self.options.dehyphenate)
+        if result.warnings is not warnings or not pending.marked(result.text):
+            return False
+        pages[i + 1] = (after, *following[1:])
+        pages[i] = result
+        self.joined.add(i)
+        text, result.text = result.text, ""
+        if self.spool is None and not pending.joins:
+            self._write(self.joiner.page(result.number, text))
+            self.written += 1
+        else:
+            self._spooled().add((result.number, text, pending.joins))
+        return True
+
+    def _hold(self, i: int) -> None:
+        self.held.add(i)
+        self._spooled().add(i)
+
+    def _spooled(self) -> "_Spool":
+        if self.spool is None:
+            self.spool = _Spool()
+        return self.spool
+
+    def _finish_settled(self) -> None:
+        """The vocabulary is complete: the held pages joined and rendered, the spool written in
+        order with its joins decided, then the pages never decided."""
+        pages, vocabulary = self.pages, self.vocabulary
+        for i, pending in self.tail_marks.items():
+            layout, warnings, rotation = pages[i]
+            pages[i] = (resolve_tail(layout, pending.joins, vocabulary), warnings, rotation)
+        self.tail_marks = {}
+        rest = range(self.settled, len(pages))
+        for i in sorted(self.held.union(rest)):   # the joins not made yet, in page order
+            if i + 1 < len(pages) and i not in self.joined:
+                joined = join_across_pages([pages[i][0], pages[i + 1][0]], vocabulary)
+                pages[i], pages[i + 1] = (joined[0], *pages[i][1:]), (joined[1], *pages[i + 1][1:])
+        for record in self.spool or ():
+            if type(record) is int:
+                self._write_held(record)
+            else:
+                number, text, joins = record
+                self._write(self.joiner.page(number, resolve_joins(text, joins, vocabulary)))
+        self.spool = None
+        for i in rest:
+            self._write_held(i)
+        self.written = len(pages)
+
+    def _write_held(self, i: int) -> None:
+        layout, warnings, rotation = self.pages[i]
+        result = self.pages[i] = _render(self.render, layout, warnings, rotation, self.vocabulary,
+                                         self.options.dehyphenate)
+        self._write(self.joiner.page(result.number, result.text))
+        result.text = ""
+
+    def _write_ready(self) -> None:
+        """Writes the rendered pages that follow the ones written, up to the first still waiting."""
+        pages, joiner = self.pages, self.joiner
+        while self.written < len(pages) and isinstance(pages[self.written], PageResult):
+            page = pages[self.written]
+            self._write(joiner.page(page.number, page.text))
+            page.text = ""   # written: the result keeps the page's facts, not its text
+            self.written += 1
+
+    def _write(self, piece: str) -> None:
+        if piece:
+            self.write(self.bom + piece)
+            self.bom = ""
 
     def _final(self, index: int) -> None:
         """The page's layout will not change again: count its words, then keep only what is still needed."""
@@ -233,6 +366,8 @@ class DocumentPasses:
             for i in self.short:
                 self._final(i)
             self.evidence = ({}, {})
+            if self.settling:
+                self._finish_settled()
             waiting = [i for i, page in enumerate(self.pages) if isinstance(page, tuple)]
             analysed = [self.pages[i] for i in waiting]
             if self.vocabulary is not None:   # "en-" | "code": the word is joined on the first page
@@ -246,6 +381,10 @@ class DocumentPasses:
                 layout, warnings, rotation = analysed[k]
                 analysed[k] = None   # a rendered page's layout is let go at once: the peak stays one page's
                 self.pages[i] = _render(self.render, layout, warnings, rotation, self.vocabulary, options.dehyphenate)
+                if self.joiner is not None:
+                    self._write_ready()
+            if self.joiner is not None:   # short pages rendered above (no vocabulary) were not written yet
+                self._write_ready()
             results: list[PageResult] = self.pages
             scan = scan_report(results)
             unmapped = unmapped_report(results)
@@ -253,13 +392,52 @@ class DocumentPasses:
             text = self.render.document(results, DocumentContext(
                 page_count=document.page_count, metadata=document.metadata, scan=scan.as_dict() if scan else None,
                 unmapped=unmapped.as_dict() if unmapped else None, warnings=document_warnings,
-                markers=options.markers, page_breaks=options.page_breaks))
-            if options.bom:
+                markers=options.markers, page_breaks=options.page_breaks)) if self.joiner is None else ""
+            if options.bom and self.write is None:
                 text = BOM + text
+            elif self.write is not None:   # the rest of the text, or all of it when it is not written page by page
+                self._write(self.joiner.end() if self.joiner is not None else text)
+                for page in results:
+                    page.text = ""
+                if self.bom:   # nothing was written: the mark alone
+                    self.write(self.bom)
+                text = ""
             return Result(text=text, pages=results, scan=scan, warnings=document_warnings + _page_warnings(results),
                           page_count=document.page_count, metadata=dict(document.metadata),
                           document_warnings=document_warnings, unmapped=unmapped,
                           layouts=kept)
+
+
+class _Spool:
+    """Records kept in a temporary file and read back once, in order: the text of pages rendered
+    before the vocabulary is complete waits on disk, not in memory (in memory where no temporary
+    file can be made: a read-only system)."""
+
+    def __init__(self):
+        import tempfile   # here: only a long reflow written as it is made spools
+
+        try:
+            self.file = tempfile.TemporaryFile()
+        except OSError:
+            self.file = io.BytesIO()
+        self.count = 0
+
+    def add(self, record: Any) -> None:
+        pickle.dump(record, self.file, pickle.HIGHEST_PROTOCOL)
+        self.count += 1
+
+    def __iter__(self) -> Iterator[Any]:
+        with self.file:
+            self.file.seek(0)
+            for _ in range(self.count):
+                yield pickle.load(self.file)
+
+
+def _ends_apart(layout: PageLayout) -> bool:
+    """A page break joins this page's first body line and its last apart: joining its last word
+    to the next page leaves what the page before may take from its first line as it was."""
+    first, last = first_body_block(layout), last_body_block(layout)
+    return first is None or first != last or len(layout.blocks[first].lines) > 1
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,

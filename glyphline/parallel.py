@@ -8,7 +8,7 @@ use too; Pyodide has no processes, so this module is never imported there.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .extract import CancelSignal, ProgressCallback, Result, _check_cancel, _options, extract_text
 from .limits import Limits
@@ -23,15 +23,16 @@ _worker_split: SplitExtraction | None = None   # each worker process opens the d
 
 def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /, *, jobs: int,
                           limits: Limits | None = None, on_progress: ProgressCallback | None = None,
-                          cancel: CancelSignal = None, **option_values: Any) -> Result:
+                          cancel: CancelSignal = None, write: Callable[[str], Any] | None = None,
+                          **option_values: Any) -> Result:
     """extract_text with the page analysis spread over up to `jobs` processes. Same Result,
     same text, same errors; a document too short to be worth it runs in this process."""
     options = _options(options, option_values)
-    split = SplitExtraction(data, options, limits)
+    split = SplitExtraction(data, options, limits, write=write)
     numbers = split.numbers
     workers = min(jobs, len(numbers) // MIN_PAGES_PER_WORKER)
     if workers < 2 or _daemonic():
-        return extract_text(data, options, limits=limits, on_progress=on_progress, cancel=cancel)
+        return extract_text(data, options, limits=limits, on_progress=on_progress, cancel=cancel, write=write)
     from concurrent.futures import ProcessPoolExecutor   # here: a short file's process never pays its import
 
     chunks = page_chunks(numbers, workers * CHUNKS_PER_WORKER)
@@ -61,10 +62,13 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
                 if i not in analysed_here:
                     _check_cancel(cancel)
                     split.add_packed(future.result())
+                    futures[i] = None   # its packed pages are in: the future lets them go
+                    split.feed()        # the pages next in order go to the document passes, their layouts with them
                     progress(len(chunks[i]))
         except BaseException:
             for future in futures:
-                future.cancel()
+                if future is not None:
+                    future.cancel()
             raise
     return split.finish()
 

@@ -6,11 +6,11 @@ document-wide passes (extract.finish_document), so the Result is extract_text's,
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from .document import fewer_collections
 from .document import open as open_document
-from .extract import CancelSignal, Result, _analyse, _check_cancel, analysis_needs, finish_document, select_pages
+from .extract import CancelSignal, DocumentPasses, Result, _analyse, _check_cancel, analysis_needs, select_pages
 from .limits import Limits
 from .options import ExtractOptions
 from .output import renderer
@@ -19,9 +19,13 @@ from .packed_pages import Analysed, pack_pages, unpack_pages
 
 class SplitExtraction:
     """The document opened with `options`; `numbers` are the selected pages, in order.
-    Raises what extract_text raises on opening (NotAPDF, PasswordRequired, a bad mode or page spec)."""
+    Raises what extract_text raises on opening (NotAPDF, PasswordRequired, a bad mode or page spec).
+    In the place that finishes, feed() hands the pages that come next in document order to the
+    document passes as they arrive, so their whole layouts are let go early; `write` as for
+    extract_text."""
 
-    def __init__(self, data: bytes, options: ExtractOptions, limits: Limits | None = None):
+    def __init__(self, data: bytes, options: ExtractOptions, limits: Limits | None = None,
+                 write: Callable[[str], Any] | None = None):
         renderer(options.mode)   # an unknown mode fails before the document is read, as in extract_text
         self.options = options
         self._needs = analysis_needs(options)
@@ -29,6 +33,8 @@ class SplitExtraction:
                                       annotations=options.annotations, paths=self._needs.drawing)
         self.numbers, self._selection_warnings = select_pages(options.pages, self.document.page_count)
         self._pages: dict[int, Analysed] = {}
+        self._passes = DocumentPasses(self.document, options, write=write)
+        self._fed = 0   # the first selected pages, handed to the passes
 
     def analyse(self, numbers: list[int], on_page: Callable[[], object] | None = None,
                 cancel: CancelSignal = None) -> None:
@@ -50,9 +56,19 @@ class SplitExtraction:
                 self._pages[page[0].number] = page
 
     def missing(self) -> list[int]:
-        return [number for number in self.numbers if number not in self._pages]
+        return [number for number in self.numbers[self._fed:] if number not in self._pages]
+
+    def feed(self) -> None:
+        """Hands the pages that follow the ones fed, up to the first not in yet, to the passes."""
+        numbers, pages = self.numbers, self._pages
+        with fewer_collections():
+            while self._fed < len(numbers) and numbers[self._fed] in pages:
+                self._passes.add(*pages.pop(numbers[self._fed]))
+                self._fed += 1
 
     def finish(self) -> Result:
         """The document-wide passes over every selected page (each must be analysed or added)."""
-        analysed = [self._pages[number] for number in self.numbers]
-        return finish_document(self.document, analysed, self.options, self._selection_warnings)
+        if self.missing():
+            raise KeyError(self.missing()[0])
+        self.feed()
+        return self._passes.finish(self._selection_warnings)

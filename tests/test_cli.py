@@ -430,3 +430,55 @@ def test_dask_converts_chunks_of_files_and_a_chunk_whose_worker_died_file_by_fil
     assert (outdir / "f39.txt").read_text(encoding="utf-8") == "Document 39\n"
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith(f"glyphline: {killer}: the converting worker died (KilledWorker")
+
+
+@needs_pipeline
+def test_the_text_is_written_as_it_is_made_to_a_file_a_pipe_and_an_output_folder(files, tmp_path, monkeypatch):
+    """The command line hands extract_text a writer (-o, a pipe, --outdir), so a long document's
+    text is never held whole; the output is that of the text made at once, and a file that fails
+    midway leaves no output and no part file behind."""
+    from glyphline import extract
+
+    path = files("two.pdf", text_pdf([["Hello world, page one"], ["Second page here"]]))
+    calls = []
+
+    def recording(*args, **kwargs):
+        calls.append(kwargs.get("write"))
+        return extract.extract_text(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "extract_text", recording)
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    out = tmp_path / "out.txt"
+    assert cli.main(["--quiet", "--markers", path, "-o", str(out)]) == 0
+    assert cli.main(["--quiet", path]) == 0
+    assert cli.main(["--quiet", "--outdir", str(tmp_path / "folder"), path]) == 0
+    assert len(calls) == 3 and all(write is not None for write in calls)
+    assert out.read_text(encoding="utf-8") == extract.extract_text(Path(path).read_bytes(), markers=True).text
+    sys.stdout.flush()
+    assert sys.stdout.buffer.getvalue().decode() == "Hello world, page one\n\fSecond page here\n"
+    assert (tmp_path / "folder" / "two.txt").read_text(encoding="utf-8") == "Hello world, page one\n\fSecond page here\n"
+
+    def failing(data, options, **kwargs):
+        kwargs["write"]("the first page\n")
+        raise extract.Cancelled("stopped")
+
+    monkeypatch.setattr(cli, "extract_text", failing)
+    failed = tmp_path / "failed.txt"
+    assert cli.main(["--quiet", path, "-o", str(failed)]) == cli.EXIT_BROKEN
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "out.txt", "two.pdf"]
+
+
+def test_a_worker_that_dies_while_it_writes_an_output_leaves_no_part_file(files, tmp_path, monkeypatch):
+    """An output is written as it is made, under a name the main process chose: when the process
+    writing it dies midway (out of memory, killed), the main process removes what it left."""
+    path = files("one.pdf", text_pdf([["whatever text is here"]]))
+    outdir = tmp_path / "out"
+
+    def dies_midway(budgets, job, options):
+        with open(job.temporary, "w") as unfinished:
+            unfinished.write("the first pages")
+        return cli.Outcome(job.index, job.name, cli.EXIT_BROKEN, [f"glyphline: {job.name}: the converting process died"])
+
+    monkeypatch.setattr(cli, "convert_within", dies_midway)
+    assert cli.main(["--quiet", "--jobs", "1", "--outdir", str(outdir), path, path]) == cli.EXIT_BROKEN
+    assert list(outdir.iterdir()) == []

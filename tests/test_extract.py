@@ -576,3 +576,99 @@ def test_a_long_document_keeps_little_of_each_finished_page(mode):
     else:
         assert all(isinstance(page, PageResult) for page in kept)
     assert passes.finish([]).text == extract_text(data, mode=mode, keep_layouts=True).text
+
+
+@needs_pipeline
+@pytest.mark.parametrize("values", [{}, {"mode": "preserve"}, {"mode": "layout"}, {"markers": True},
+                                    {"page_breaks": False, "bom": True}, {"mode": "json", "bom": True},
+                                    {"mode": "markdown"}])
+def test_written_text_is_the_text_in_pieces_and_the_result_keeps_none_of_it(values):
+    """extract_text(write=...) hands the text out in pieces whose concatenation is Result.text of
+    the call without it (markers, form feeds, blank lines, BOM, final line break), and keeps no
+    text itself: neither the joined text nor the pages'."""
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 3 == 2 else f"graph {n} goes on"
+             for n in range(12)]
+    data = text_pdf([lines, [], ["one short paragraph", "", "another one"], lines[::-1]])
+    pieces: list[str] = []
+    result = extract_text(data, write=pieces.append, **values)
+    assert "".join(pieces) == extract_text(data, **values).text
+    assert result.text == "" and all(page.text == "" for page in result.pages)
+    assert [page.number for page in result.pages] == [1, 2, 3, 4] and result.pages[1].char_count == 0
+    empty: list[str] = []
+    extract_text(text_pdf([[]]), write=empty.append, **values)
+    assert "".join(empty) == extract_text(text_pdf([[]]), **values).text
+
+
+@needs_pipeline
+def test_a_page_no_later_page_can_change_is_written_before_the_next_is_read():
+    """preserve: nothing after a page changes it, so its text is written as soon as every page
+    before it is, while the document is still being read (the command line's memory stays flat)."""
+    lines = [f"line {n} of a page with enough lines to judge its own paragraphs" for n in range(12)]
+    data = text_pdf([lines, lines[::-1], lines])
+    events: list[str] = []
+    extract_text(data, mode="preserve", write=lambda piece: events.append("text"),
+                 on_progress=lambda done, total: events.append(f"page {done}"))
+    assert events == ["text", "page 1", "text", "page 2", "text", "page 3"]
+
+
+@needs_pipeline
+def test_a_reflowed_page_is_rendered_once_the_next_is_in_and_waits_on_disk_for_the_vocabulary():
+    """Reflow written as it is made: page 1 is rendered as soon as page 2 is in (the word broken
+    across their break joined), its joins the vocabulary decides left pending; its text waits in
+    the spool, not as a layout, and is decided with the whole document's vocabulary: here
+    page 3's unbroken `en-code` keeps the hyphens of pages 1 and 2."""
+    from glyphline.document import open as open_document
+    from glyphline.extract import DocumentPasses, _analyse
+    from glyphline.options import ExtractOptions
+
+    body = [f"line {n} of a page with enough lines to judge its own paragraphs" for n in range(12)]
+    data = text_pdf([body + ["the page breaks the word en-"], ["code and the text goes on, then en-", "code", *body],
+                     body + ["an en-code written whole"]])
+    document = open_document(data)
+    pieces: list[str] = []
+    passes = DocumentPasses(document, ExtractOptions(), write=pieces.append)
+    passes.add(*_analyse(document, 1))
+    assert isinstance(passes.pages[0], tuple)   # the join across the break needs page 2
+    passes.add(*_analyse(document, 2))
+    assert isinstance(passes.pages[0], PageResult) and passes.spool is not None and pieces == []
+    passes.add(*_analyse(document, 3))
+    assert isinstance(passes.pages[1], PageResult) and passes.settled == 2
+    result = passes.finish([])
+    text = "".join(pieces)
+    assert text == extract_text(data).text and result.text == ""
+    assert "breaks the word en-code\n\fand the text goes on, then en-code line 0" in text
+
+
+@needs_pipeline
+def test_pages_short_of_evidence_and_their_neighbours_are_held_and_the_text_stays_whole():
+    """A page laid out again at the end (short of evidence) is held with its neighbours (their
+    joins across the breaks wait for it): a place in the spool stands for each, and the pages
+    after them go on being rendered early; a one-line page ending in a hyphen between a short
+    page and the next is joined at the end, in page order. The text is extract_text's."""
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 3 == 2 else f"graph {n} goes on"
+             for n in range(12)]
+    short = ["one short para-", "", "graph and another en-"]
+    data = text_pdf([lines, lines, lines, short, lines + ["it ends in en-"], short, short, ["code and en-"],
+                     ["code", *lines], lines, lines])
+    for values in ({}, {"markers": True}, {"page_breaks": False}):
+        pieces: list[str] = []
+        extract_text(data, write=pieces.append, **values)
+        assert "".join(pieces) == extract_text(data, **values).text
+
+
+@needs_pipeline
+def test_without_a_temporary_file_the_waiting_text_is_spooled_in_memory(monkeypatch):
+    """A system where no temporary file can be made (read-only) still gets the text, whole."""
+    import tempfile
+
+    def refused(*args, **kwargs):
+        raise OSError(30, "Read-only file system")
+
+    lines = [f"line {n} of a page with enough lines to judge its own para-" if n % 3 == 2 else f"graph {n} goes on"
+             for n in range(12)]
+    data = text_pdf([lines, lines, lines])
+    expected = extract_text(data).text
+    monkeypatch.setattr(tempfile, "TemporaryFile", refused)
+    pieces: list[str] = []
+    extract_text(data, write=pieces.append)
+    assert "".join(pieces) == expected

@@ -189,3 +189,44 @@ def test_a_range_broken_at_its_hyphen_reads_whole():
     b.page(b"BT /F1 10 Tf 72 700 Td 12 TL (prospects in 2026-) Tj T* (2027 and a multiple of 10-) Tj "
            b"T* (12x for the sector.) Tj ET", fonts={"F1": font})
     assert extract_text(b.build()).text == "prospects in 2026-2027 and a multiple of 10-12x for the sector.\n"
+
+
+PENDING_CASES = [
+    ["A well-", "known en-", "code and con-", "tained", "data"],
+    ["the COVID-", "19 wave, state-of-", "the-art and Ein-", "und Ausgang, self-", "contained"],
+    ["prospects in 2026-", "2027 and soft\xad", "ware, an every-", "thing of (re-", "use) en-", "code"],
+    ["Teil-", "menge und hoch-", "wertig, deutsch-", "französischen Ein-", "und Ausgang"],
+]
+VOCABULARIES = [[], ["encode", "well-known", "contained"], ["en-code", "en-code", "encode", "everything"],
+                ["der", "die", "und", "das", "ist", "nicht", "ein", "zu", "Teilmenge"], ["the", "of", "and", "to", "self"]]
+
+
+@pytest.mark.parametrize("lines", PENDING_CASES)
+@pytest.mark.parametrize("words", VOCABULARIES)
+def test_joins_left_pending_and_decided_later_read_as_joins_decided_at_once(lines, words):
+    """PendingJoins (a page written before the vocabulary is complete): each join the vocabulary
+    decides is a mark in the text; resolve_joins decides them with the complete vocabulary, and
+    the text is join_lines' own. Joins no evidence decides (soft hyphen, numbers, chains,
+    capitals after a digit) are made at once, without a mark."""
+    from glyphline.layout.hyphenation import MARK_BASE, PendingJoins, resolve_joins
+
+    vocabulary = Vocabulary()
+    vocabulary.add_line(words)
+    pending = PendingJoins()
+    marked = join_lines(lines, pending)
+    assert pending.marked(marked)
+    assert resolve_joins(marked, pending.joins, vocabulary) == join_lines(lines, vocabulary)
+    assert all(MARK_BASE <= ord(c) for c in marked if ord(c) > 0xFFFF)
+    assert "2026-2027" in join_lines(["2026-", "2027"], pending)   # no evidence read: no mark
+
+
+def test_a_join_whose_word_holds_a_pending_mark_tangles_the_page():
+    """`con-` `tained\xad` `ness`: the second join's word holds the first's mark (it may become a
+    hyphen), so the page cannot be resolved later: it is tangled and waits for the vocabulary;
+    so does a text holding a mark character of its own."""
+    from glyphline.layout.hyphenation import MARK_BASE, PendingJoins
+
+    pending = PendingJoins()
+    assert not pending.marked(join_lines(["con-", "tained\xad", "ness"], pending))
+    own = PendingJoins()
+    assert not own.marked(join_lines([f"a glyph {chr(MARK_BASE)} of its own and en-", "code"], own))

@@ -134,3 +134,29 @@ def test_cli_spreads_one_file_s_pages_with_the_same_output(document, tmp_path, c
         assert cli.main([str(pdf), "--jobs", jobs, "-o", str(out), "--quiet"]) == 0
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1] and b"end: documents\n" in outputs[0]
+
+
+@pytest.mark.parametrize("mode", ["reflow", "preserve"])
+def test_pages_analysed_elsewhere_are_fed_to_the_passes_in_order_as_they_arrive(document, mode):
+    """SplitExtraction.feed: the pages next in document order go to the document passes as soon
+    as they are in (their whole layouts let go), the later ones wait; the result and the written
+    text are those of one process."""
+    from glyphline.options import ExtractOptions
+    from glyphline.split import SplitExtraction
+
+    options = ExtractOptions(mode=mode)
+    pieces: list[str] = []
+    split = SplitExtraction(document, options, write=pieces.append)
+    chunks = page_chunks(split.numbers, 4)
+    split.analyse(chunks[-1])      # the last run first, as this process does
+    split.feed()
+    assert split.missing() == [n for chunk in chunks[:-1] for n in chunk] and len(split._pages) == len(chunks[-1])
+    elsewhere = SplitExtraction(document, options)
+    for chunk in chunks[:-1]:
+        elsewhere.analyse(chunk)
+        split.add_packed(elsewhere.take_packed(chunk))
+        split.feed()
+        assert set(split._pages) <= set(chunks[-1])   # the run came in order: fed at once, only the last run held
+    result = split.finish()
+    assert not split._pages and "".join(pieces) == extract_text(document, options).text
+    assert [page.number for page in result.pages] == split.numbers

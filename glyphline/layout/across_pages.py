@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken
+from .hyphenation import Vocabulary, ends_with_break_hyphen, join_broken, resolve_joins
 from .scripts import no_space_at_line_break
 from .model import WORD_TEXT, Block, EndWord, Line, PageLayout, ReflowBlock, ReflowLine
 
@@ -61,6 +61,15 @@ def join_across_pages(layouts: list[PageLayout], vocabulary: Vocabulary | None) 
         out[i + 1] = _with_line(following, first, 0,
                                 replace(head_line, words=head_line.words[1:]) if len(head_line.words) > 1 else None)
     return out
+
+
+def resolve_tail(layout: PageLayout, joins: list[tuple[str, str]], vocabulary: Vocabulary) -> PageLayout:
+    """The layout with the word join_across_pages joined onto its last body line under a
+    PendingJoins mark decided by the complete vocabulary (resolve_joins)."""
+    last = _last_body(layout)
+    line = layout.blocks[last].lines[-1]
+    words = [word._replace(text=resolve_joins(word.text, joins, vocabulary)) for word in line.words]
+    return _with_line(layout, last, -1, replace(line, words=words))
 
 
 def reflow_text_only(layout: PageLayout) -> PageLayout:
@@ -158,3 +167,7 @@ def _first_body(layout: PageLayout) -> int | None:
         if block.role == "body" and block.lines:
             return i
     return None
+
+
+# the first and last body blocks a page break joins, for extract's early rendering of a long reflow
+first_body_block, last_body_block = _first_body, _last_body

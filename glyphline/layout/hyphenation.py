@@ -24,6 +24,7 @@ compound's own and stays, with no space (`2026-` `2027`, `10-` `12x`, `24-` `hou
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from itertools import repeat
@@ -119,20 +120,38 @@ def ends_with_break_hyphen(text: str) -> bool:
     return len(text) >= 2 and text[-1] in HYPHENS and (text[-2].isalpha() or text[-2].isdecimal())
 
 
-def join_broken(first: str, second: str, vocabulary: Vocabulary | None) -> str:
+def join_broken(first: str, second: str, vocabulary: "Vocabulary | PendingJoins | None") -> str:
     """Join `first` (a line's last word, ending in a hyphen) with `second` (the next line's first).
 
-    Returns the single token that replaces both.
+    Returns the single token that replaces both: `first` without its hyphen, then nothing, the
+    hyphen, or the hyphen and a space, then `second`.
     """
+    if type(vocabulary) is PendingJoins:
+        return vocabulary.join(first, second)
+    fixed = _fixed_join(first, second)
+    return fixed if fixed is not None else _join_by_evidence(first, second, vocabulary)
+
+
+def _fixed_join(first: str, second: str) -> str | None:
+    """join_broken's answer where no evidence is read, None where the vocabulary may decide."""
     hyphen = first[-1]
     stem = first[:-1]
     if hyphen == SOFT_HYPHEN:
         return stem + second
     if stem[-1:].isdecimal():
         return stem + hyphen + second   # `2026-` `2027`: a number is no word broken at a hyphen
-    lead = second[:1]
     if "-" in second.strip(_EDGE_PUNCT):
         return stem + hyphen + second  # a compound chain goes on: `state-of-` `the-art`
+    lead = second[:1]
+    if not (lead.isalpha() or lead.islower()):
+        return stem + hyphen + second  # `COVID-` `19`
+    return None
+
+
+def _join_by_evidence(first: str, second: str, vocabulary: Vocabulary | None) -> str:
+    hyphen = first[-1]
+    stem = first[:-1]
+    lead = second[:1]
     if vocabulary is not None and lead.isalpha():
         compound = stem + "-" + second
         joined = stem + second
@@ -153,6 +172,48 @@ def join_broken(first: str, second: str, vocabulary: Vocabulary | None) -> str:
                 return kept
         return stem + second
     return stem + hyphen + second
+
+
+class PendingJoins:
+    """The vocabulary's stand-in for a page written before the document is read to its end: a
+    join the vocabulary may decide is left in the text as a mark (one private-use character of
+    plane 15 per join, the join's own) and recorded; resolve_joins decides them once the
+    vocabulary is complete. A join whose words hold a mark cannot be decided that way (the mark
+    may become a hyphen or a space): the page is `tangled` and must wait for the vocabulary."""
+
+    def __init__(self):
+        self.joins: list[tuple[str, str]] = []
+        self.tangled = False
+
+    def join(self, first: str, second: str) -> str:
+        if _MARKS.search(first) or _MARKS.search(second) or len(self.joins) >= MAX_PENDING_JOINS:
+            self.tangled = True
+            return first + second
+        fixed = _fixed_join(first, second)
+        if fixed is not None:
+            return fixed
+        self.joins.append((first, second))
+        return first[:-1] + chr(MARK_BASE + len(self.joins) - 1) + second
+
+    def marked(self, text: str) -> bool:
+        """The page rendered with these joins can be resolved: not tangled, and each mark stands
+        in the text once (a text that holds such a character of its own cannot be)."""
+        found = _MARKS.findall(text)
+        return not self.tangled and sorted(found) == [chr(MARK_BASE + k) for k in range(len(self.joins))]
+
+
+MARK_BASE = 0xF0000         # PendingJoins: the first mark, U+F0000 (Supplementary Private Use Area-A)
+MAX_PENDING_JOINS = 0xFFFE  # the marks that area holds: a page with more joins waits for the vocabulary
+_MARKS = re.compile("[\U000F0000-\U000FFFFD]")
+
+
+def resolve_joins(text: str, joins: list[tuple[str, str]], vocabulary: Vocabulary) -> str:
+    """A text marked by PendingJoins with each join decided by the complete vocabulary."""
+    glue = {}
+    for k, (first, second) in enumerate(joins):
+        joined = join_broken(first, second, vocabulary)
+        glue[MARK_BASE + k] = joined[len(first) - 1:len(joined) - len(second)]
+    return text.translate(glue)
 
 
 def _compound_by_word_list(stem: str, hyphen: str, second: str, language: str | None) -> str | None:

@@ -80,3 +80,11 @@ RENDERERS: dict[OutputMode, Renderer] = {
 
 def renderer(mode: OutputMode) -> Renderer:
     return RENDERERS[mode]
+
+
+def page_joiner(render: Renderer, *, markers: bool, page_breaks: bool) -> text.PageJoiner | None:
+    """A joiner of the rendered pages a page at a time when the renderer's document is its pages
+    joined (the text modes), else None: JSON and Markdown documents are written whole."""
+    if render.document is not _joined:
+        return None
+    return text.PageJoiner(markers=markers, page_breaks=page_breaks)

@@ -19,7 +19,7 @@ from ..layout.model import PageLayout
 if TYPE_CHECKING:
     from . import PageContext, RenderedPage
 
-__all__ = ["render_page", "reflow_page", "preserve_page", "join_pages", "Vocabulary", "MODES", "PAGE_MARKER"]
+__all__ = ["render_page", "reflow_page", "preserve_page", "join_pages", "PageJoiner", "Vocabulary", "MODES", "PAGE_MARKER"]
 
 MODES = ("reflow", "preserve")
 PAGE_MARKER = "--- Page {number} ---"
@@ -60,13 +60,39 @@ def join_pages(pages: "list[RenderedPage]", *, markers: bool = False, page_break
     pdftotext writes it, so an editor never shows the last line of one page running into the
     first of the next; an empty page is the form feed alone.
     """
-    if markers:
-        text = "\n\n".join(PAGE_MARKER.format(number=p.number) + ("\n" + p.text if p.text else "") for p in pages)
-    elif page_breaks:
-        text = "\f".join(_with_final_newline(p.text) for p in pages)
-    else:
-        text = "\n\n".join(p.text for p in pages if p.text)
-    return text + "\n" if text and not text.endswith("\n") else text
+    joiner = PageJoiner(markers=markers, page_breaks=page_breaks)
+    text = "".join([joiner.page(p.number, p.text) for p in pages])
+    return text + joiner.end()
+
+
+class PageJoiner:
+    """join_pages a page at a time, for output written as it is made (extract_text's `write`):
+    the pieces of page() in order, then end(), are join_pages' text."""
+
+    def __init__(self, *, markers: bool = False, page_breaks: bool = True):
+        self.markers = markers
+        self.page_breaks = page_breaks
+        self.pages = 0          # pages joined so far
+        self.texts = 0          # of them, pages with text
+        self.last = ""          # the last character handed out ("" while nothing was)
+
+    def page(self, number: int, text: str) -> str:
+        """What this page adds to the joined text."""
+        if self.markers:
+            piece = ("\n\n" if self.pages else "") + PAGE_MARKER.format(number=number) + ("\n" + text if text else "")
+        elif self.page_breaks:
+            piece = ("\f" if self.pages else "") + _with_final_newline(text)
+        else:
+            piece = (("\n\n" if self.texts else "") + text) if text else ""
+        self.pages += 1
+        self.texts += bool(text)
+        if piece:
+            self.last = piece[-1]
+        return piece
+
+    def end(self) -> str:
+        """The line break that ends a joined text with text in it."""
+        return "\n" if self.last and self.last != "\n" else ""
 
 
 def _with_final_newline(text: str) -> str:
