@@ -15,8 +15,8 @@ the switch: lines.build_segments, words.build_words and blocks._make_line.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import compress, repeat
-from operator import eq, lt, mul, ne, sub
+from itertools import compress
+from operator import eq, lt, ne, sub
 from typing import NamedTuple
 
 from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
@@ -147,23 +147,32 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         metrics += [m] * (b - a)
         units += [m[0]] * (b - a)
         run_sizes += [m[1]] * (b - a)
-    # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
-    tol, back, gap = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
+    # run boundaries in stream order: the _stream_runs test, between each glyph and the previous,
+    # and the glyphs drawn back by more than OVERDRAW_EM sizes (below), found in one pass: a
+    # glyph failing the first test with the step back of the second (OVERDRAW_EM < MAX_BACKTRACK_EM,
+    # so its limit is the tighter) may fail either, and only those are tested again for each
+    tol, back, gap, draw_back = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM, -OVERDRAW_EM
     if changes:
-        cuts = [i for i, v, pv, h, ph, u, pe, size, ps
-                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
-                if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                        and back * size <= u - pe <= gap * (size if size < ps else ps))]
+        maybe = [i for i, v, pv, h, ph, u, pe, size, ps
+                 in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
+                 if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
+                         and size * draw_back <= u - pe <= gap * (size if size < ps else ps))]
+        cuts = [i for i in maybe
+                if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= tol * (units[i] if units[i] > units[i - 1]
+                                                                                 else units[i - 1]))
+                        and back * run_sizes[i] <= xs[i] - ends[i - 1]
+                        <= gap * (run_sizes[i] if run_sizes[i] < run_sizes[i - 1] else run_sizes[i - 1]))]
     else:   # one font on the page: the same limits for every glyph
         across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
-        cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
-                if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
+        step_back = run_sizes[0] * draw_back
+        maybe = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
+                 if not ((v == pv or abs(v - pv) <= across) and step_back <= u - pe <= high)]
+        cuts = [i for i in maybe
+                if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= across) and low <= xs[i] - ends[i - 1] <= high)]
     # the glyphs that repeat one of the two before them close by (fake bold), if any
     repeats = _close_repeats(texts, xs, ys, ends, sizes)
     # a glyph drawn back over the glyphs before it, repeating neither, starts a run (_stream_runs)
-    # (candidates in whole-list operations: a step back of more than OVERDRAW_EM sizes)
-    over = list(compress(range(1, n), map(lt, map(sub, xs[1:], ends),
-                                          map(mul, run_sizes[1:], repeat(-OVERDRAW_EM)))))
+    over = [i for i in maybe if xs[i] - ends[i - 1] < run_sizes[i] * draw_back]
     if over:
         over = {i for i in over if overdraws(glyphs, i, xs[i], ys[i], HORIZONTAL, run_sizes[i])}
         if over:
