@@ -234,3 +234,12 @@ def test_steps_back_at_and_between_the_overdraw_and_backtrack_limits_are_laid_ou
     assert fast == general
     fast, general = _on_and_off(_layout, glyphs)
     assert fast == general
+
+
+@pytest.mark.parametrize("text", ["plain words", "~\x7f", "caf\u00e9", "a\u0301", "\u05e9\u05dc\u05d5\u05dd", "\u4e2d\u6587"])
+def test_the_top_character_stands_for_max_against_every_script_limit(text):
+    # an ASCII line's max is not read (ASCII_TOP stands for it): it must fall on the same side
+    # of the combining-mark and right-to-left limits as the line's real greatest character
+    from glyphline.layout.scripts import FIRST_COMBINING, FIRST_RTL
+    for limit in (FIRST_COMBINING, FIRST_RTL):
+        assert (_upright._top_char(text) >= limit) == (max(text) >= limit)

@@ -36,6 +36,12 @@ from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_COVERED_S
 # general rules alone (the output is the same; tests turn it off to compare).
 FAST_PATHS = True
 
+# The greatest ASCII character: it bounds an ASCII line's characters from above, and lies below
+# the first combining mark and the first right-to-left letter, the only limits max(line_text) is
+# compared with here (str.isascii reads a flag of the string; max reads every character)
+ASCII_TOP = "\x7f"
+assert ASCII_TOP < FIRST_COMBINING and ASCII_TOP < FIRST_RTL
+
 
 class UprightColumns(NamedTuple):
     """Segment.upright: the columns of a segment cut from one stream run in one font, in order
@@ -369,6 +375,11 @@ def _may_repeat(texts: list[str], xs: list[float], ys: list[float], ends: list[f
     return False
 
 
+def _top_char(line_text: str) -> str:
+    """max(line_text) where it matters: ASCII_TOP stands for it on an ASCII line."""
+    return ASCII_TOP if line_text.isascii() else max(line_text)
+
+
 def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
                     texts: tuple[str, ...], line_text: str, top_char: str,
                     spaces: list[int] | None = None) -> list[bool]:
@@ -393,7 +404,7 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             spaced = [g > typical + limit or g > cap for g in gaps]
             if not _overlong_word(texts, spaced):
                 breaks = spaced
-    if top_char >= FIRST_COMBINING:   # top_char: max(line_text)
+    if top_char >= FIRST_COMBINING:   # top_char: max(line_text), or ASCII_TOP (_top_char)
         _script_breaks(texts, breaks, gaps, cap)
     else:   # no CJK or cluster: only the whitespace glyphs break, on both sides (_script_breaks)
         last = n - 1
@@ -477,7 +488,7 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
     line_text = "".join(texts)
     if _WHITESPACE.search(line_text) is not None and _word_spaces(texts, line_text, starts, ends, glyphs) is not None:
         return None   # some whitespace glyph is no word space: build_words drops it first
-    top_char = max(line_text)
+    top_char = _top_char(line_text)
     breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
     if (top_char < FIRST_RTL and descents.count(descents[0]) == n
             and dys.count(0.0) == n and min(dxs) > 0.0):
@@ -543,7 +554,7 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     texts = columns.texts
     if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
         line_text = "".join(texts)
-        top_char = max(line_text)
+        top_char = _top_char(line_text)
         if top_char >= FIRST_RTL:
             return build_words(glyphs, starts, ends, base_rtl=base_rtl)
         spaces = whitespace_indices(texts, line_text) if _WHITESPACE.search(line_text) is not None else []
