@@ -598,3 +598,17 @@ def test_a_heading_over_a_column_beside_a_lower_column_stays_in_its_column():
     data = _columns_under_a_head([(222, 772, b"Results")], tops=(700, 761, 761), size=11)
     text = extract_text(data).text
     assert text.index("c0 line 11") < text.index("Results") < text.index("c1 line 00")
+
+
+@pytest.mark.parametrize("words", ["plain ASCII text", "caf\u00e9 cr\u00e8me", "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd"])
+def test_the_page_text_spares_the_right_to_left_census_only_where_it_may(words):
+    # reading_order skips the census when the page's text has no right-to-left letter (an ASCII
+    # text without reading a character): the flows are those of the census itself
+    from glyphline.layout.blocks import reading_order
+    from glyphline.layout.lines import build_segments
+    glyphs = column("A", 72, 100) + run(words, 320, 100) + run(words, 320, 112)
+    segments = build_segments(glyphs)
+    text = "".join(g.text for g in glyphs)
+    with_text = [(f.role, [line.text for line in f.lines]) for f in reading_order(segments, text)]
+    census = [(f.role, [line.text for line in f.lines]) for f in reading_order(segments, None)]
+    assert with_text == census
