@@ -682,3 +682,15 @@ def test_a_margin_note_beside_a_column_is_no_table_of_its_lines():
         " ".join(f"left {LOREM[i % 4]}" for i in range(8)),
         " ".join(f"left {LOREM[i % 4]}" for i in range(10, 24)),
         " ".join(f"right {LOREM[i % 4]}" for i in range(24)), " ".join(note)]
+@pytest.mark.parametrize("words", ["plain ASCII text", "caf\u00e9 cr\u00e8me", "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd"])
+def test_the_page_text_spares_the_right_to_left_census_only_where_it_may(words):
+    # reading_order skips the census when the page's text has no right-to-left letter (an ASCII
+    # text without reading a character): the flows are those of the census itself
+    from glyphline.layout.blocks import reading_order
+    from glyphline.layout.lines import build_segments
+    glyphs = column("A", 72, 100) + run(words, 320, 100) + run(words, 320, 112)
+    segments = build_segments(glyphs)
+    text = "".join(g.text for g in glyphs)
+    with_text = [(f.role, [line.text for line in f.lines]) for f in reading_order(segments, text)]
+    census = [(f.role, [line.text for line in f.lines]) for f in reading_order(segments, None)]
+    assert with_text == census

@@ -216,3 +216,30 @@ def test_spaces_off_the_pen_or_in_a_row_are_laid_out_alike_with_the_fast_paths_o
         fast, general = _on_and_off(_layout, glyphs)
         assert fast == general
         assert [w.text for b in fast.blocks for line in b.lines for w in line.words] == ["part"]
+
+
+@pytest.mark.parametrize("second_size", [10.0, 14.0])
+@pytest.mark.parametrize("step_em", [-0.3, -0.5, -0.6, -0.9, -1.0, -1.2, 0.8, 0.9])
+def test_steps_back_at_and_between_the_overdraw_and_backtrack_limits_are_laid_out_alike(second_size, step_em):
+    # upright_segments finds the glyphs that may start a run (a step past MAX_BACKTRACK_EM or
+    # SEGMENT_GAP_EM) and those drawn back over the glyphs before them (OVERDRAW_EM) in one
+    # pass: steps exactly at, between and past either limit, in one font and after a font change
+    def g(text, x, size=10.0):
+        return Glyph(text, x, 50.0, x + 0.5 * size, 50.0, 0.5 * size, 1.0, 0.0, 1.2 * size, 0.25 * size,
+                     size, f"F{size}")
+    glyphs = [g(t, 5.0 * k) for k, t in enumerate("words")]
+    x = glyphs[-1].end_x + step_em * second_size
+    glyphs += [g(t, x + 0.5 * second_size * k, second_size) for k, t in enumerate("again")]
+    fast, general = _on_and_off(build_segments, glyphs)
+    assert fast == general
+    fast, general = _on_and_off(_layout, glyphs)
+    assert fast == general
+
+
+@pytest.mark.parametrize("text", ["plain words", "~\x7f", "caf\u00e9", "a\u0301", "\u05e9\u05dc\u05d5\u05dd", "\u4e2d\u6587"])
+def test_the_top_character_stands_for_max_against_every_script_limit(text):
+    # an ASCII line's max is not read (ASCII_TOP stands for it): it must fall on the same side
+    # of the combining-mark and right-to-left limits as the line's real greatest character
+    from glyphline.layout.scripts import FIRST_COMBINING, FIRST_RTL
+    for limit in (FIRST_COMBINING, FIRST_RTL):
+        assert (_upright._top_char(text) >= limit) == (max(text) >= limit)

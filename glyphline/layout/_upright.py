@@ -15,8 +15,8 @@ the switch: lines.build_segments, words.build_words and blocks._make_line.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import compress, repeat
-from operator import eq, lt, mul, ne, sub
+from itertools import compress
+from operator import eq, lt, ne, sub
 from typing import NamedTuple
 
 from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
@@ -35,6 +35,12 @@ from .words import (LETTER_SPACED_MIN_GAPS, LETTER_SPACED_SHARE, SPACE_COVERED_S
 # The switch: True takes the fast paths where they apply, False lays every page out by the
 # general rules alone (the output is the same; tests turn it off to compare).
 FAST_PATHS = True
+
+# The greatest ASCII character: it bounds an ASCII line's characters from above, and lies below
+# the first combining mark and the first right-to-left letter, the only limits max(line_text) is
+# compared with here (str.isascii reads a flag of the string; max reads every character)
+ASCII_TOP = "\x7f"
+assert ASCII_TOP < FIRST_COMBINING and ASCII_TOP < FIRST_RTL
 
 
 class UprightColumns(NamedTuple):
@@ -147,23 +153,32 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         metrics += [m] * (b - a)
         units += [m[0]] * (b - a)
         run_sizes += [m[1]] * (b - a)
-    # run boundaries in stream order: the _stream_runs test, between each glyph and the previous
-    tol, back, gap = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM
+    # run boundaries in stream order: the _stream_runs test, between each glyph and the previous,
+    # and the glyphs drawn back by more than OVERDRAW_EM sizes (below), found in one pass: a
+    # glyph failing the first test with the step back of the second (OVERDRAW_EM < MAX_BACKTRACK_EM,
+    # so its limit is the tighter) may fail either, and only those are tested again for each
+    tol, back, gap, draw_back = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM, -OVERDRAW_EM
     if changes:
-        cuts = [i for i, v, pv, h, ph, u, pe, size, ps
-                in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
-                if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                        and back * size <= u - pe <= gap * (size if size < ps else ps))]
+        maybe = [i for i, v, pv, h, ph, u, pe, size, ps
+                 in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
+                 if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
+                         and size * draw_back <= u - pe <= gap * (size if size < ps else ps))]
+        cuts = [i for i in maybe
+                if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= tol * (units[i] if units[i] > units[i - 1]
+                                                                                 else units[i - 1]))
+                        and back * run_sizes[i] <= xs[i] - ends[i - 1]
+                        <= gap * (run_sizes[i] if run_sizes[i] < run_sizes[i - 1] else run_sizes[i - 1]))]
     else:   # one font on the page: the same limits for every glyph
         across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
-        cuts = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
-                if not ((v == pv or abs(v - pv) <= across) and low <= u - pe <= high)]
+        step_back = run_sizes[0] * draw_back
+        maybe = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
+                 if not ((v == pv or abs(v - pv) <= across) and step_back <= u - pe <= high)]
+        cuts = [i for i in maybe
+                if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= across) and low <= xs[i] - ends[i - 1] <= high)]
     # the glyphs that repeat one of the two before them close by (fake bold), if any
     repeats = _close_repeats(texts, xs, ys, ends, sizes)
     # a glyph drawn back over the glyphs before it, repeating neither, starts a run (_stream_runs)
-    # (candidates in whole-list operations: a step back of more than OVERDRAW_EM sizes)
-    over = list(compress(range(1, n), map(lt, map(sub, xs[1:], ends),
-                                          map(mul, run_sizes[1:], repeat(-OVERDRAW_EM)))))
+    over = [i for i in maybe if xs[i] - ends[i - 1] < run_sizes[i] * draw_back]
     if over:
         over = {i for i in over if overdraws(glyphs, i, xs[i], ys[i], HORIZONTAL, run_sizes[i])}
         if over:
@@ -360,6 +375,11 @@ def _may_repeat(texts: list[str], xs: list[float], ys: list[float], ends: list[f
     return False
 
 
+def _top_char(line_text: str) -> str:
+    """max(line_text) where it matters: ASCII_TOP stands for it on an ASCII line."""
+    return ASCII_TOP if line_text.isascii() else max(line_text)
+
+
 def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
                     texts: tuple[str, ...], line_text: str, top_char: str,
                     spaces: list[int] | None = None) -> list[bool]:
@@ -384,7 +404,7 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
             spaced = [g > typical + limit or g > cap for g in gaps]
             if not _overlong_word(texts, spaced):
                 breaks = spaced
-    if top_char >= FIRST_COMBINING:   # top_char: max(line_text)
+    if top_char >= FIRST_COMBINING:   # top_char: max(line_text), or ASCII_TOP (_top_char)
         _script_breaks(texts, breaks, gaps, cap)
     else:   # no CJK or cluster: only the whitespace glyphs break, on both sides (_script_breaks)
         last = n - 1
@@ -468,7 +488,7 @@ def line_words(glyphs: list[Glyph], starts: list[float], ends: list[float], rati
     line_text = "".join(texts)
     if _WHITESPACE.search(line_text) is not None and _word_spaces(texts, line_text, starts, ends, glyphs) is not None:
         return None   # some whitespace glyph is no word space: build_words drops it first
-    top_char = max(line_text)
+    top_char = _top_char(line_text)
     breaks = _uniform_breaks(glyphs, starts, ends, ratio, texts, line_text, top_char)
     if (top_char < FIRST_RTL and descents.count(descents[0]) == n
             and dys.count(0.0) == n and min(dxs) > 0.0):
@@ -534,7 +554,7 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     texts = columns.texts
     if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
         line_text = "".join(texts)
-        top_char = max(line_text)
+        top_char = _top_char(line_text)
         if top_char >= FIRST_RTL:
             return build_words(glyphs, starts, ends, base_rtl=base_rtl)
         spaces = whitespace_indices(texts, line_text) if _WHITESPACE.search(line_text) is not None else []

@@ -164,7 +164,8 @@ def reading_order(segments: list[Segment], page_text: str | None = None) -> list
     `page_text`, the page's glyph texts joined, spares the right-to-left census on pages
     without a single character of a right-to-left script."""
     leaves: list[tuple[list[Segment], str, tuple | None]] = []   # (segments, role, (table, columns) of a row)
-    rtl = (page_text is None or max(page_text, default="") >= FIRST_RTL) and _right_to_left(segments)
+    # (an ASCII text, a flag of the string, has no right-to-left letter: its characters are not read)
+    rtl = (page_text is None or (not page_text.isascii() and max(page_text) >= FIRST_RTL)) and _right_to_left(segments)
     _cut(segments, 0, leaves, "body", rtl)
     return [Flow(_leaf_lines(segs, rtl), role, grid is not None, *(grid or ()))
             for segs, role, grid in leaves if segs]

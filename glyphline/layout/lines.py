@@ -246,7 +246,8 @@ def build_segments(glyphs: list[Glyph], text: str | None = None, dropped: DropLo
     out are listed in `dropped` when given."""
     if text is None:
         text = "".join([g.text for g in glyphs])
-    if text and max(text) >= FIRST_SPACELESS_CJK:   # no CJK below it: no vertical runs to restack
+    # no CJK below it: no vertical runs to restack (an ASCII text, a flag of the string, has none)
+    if text and not text.isascii() and max(text) >= FIRST_SPACELESS_CJK:
         glyphs = restack_vertical(glyphs)
     accents = (_SPACING_ACCENT.search(text) is not None
                and not SPACING_ACCENTS.keys().isdisjoint([g.text for g in glyphs]))
