@@ -218,8 +218,9 @@ _DELIMITED = rb"(?=[" + _SPACE + rb"()<>\[\]{}/%]|\Z)"
 # else the byte there (something else: the element is not plain)
 _PLAIN_TOKEN = re.compile(_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
                           + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\])|([^" + _SPACE + rb"]))")
-_PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<(.*?)>>" + _S + rb"*endobj",
-                           re.S)
+# an object whose dictionary holds a '>' (a hex string, a nested dictionary) is never plain: its
+# body ends at the first '>', read in one step
+_PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<([^>]*+)>>" + _S + rb"*endobj")
 
 
 class _PlainObjects:
