@@ -121,6 +121,9 @@ class _TreeReader:
             self.nodes += 1
             if self.nodes > MAX_STRUCT_NODES:
                 raise _TreeTooLarge(f"more than {MAX_STRUCT_NODES} nodes")
+            if type(node) is int:   # a marked-content span of the page (the usual leaf): nothing to resolve
+                self._mark(page, node, named)
+                continue
             key = _object_key(node)
             node = self.objects.resolve(node)
             if isinstance(node, int) and not isinstance(node, bool):
@@ -339,6 +342,8 @@ def _kids(node: Any, read=resolve) -> list:
 
 
 def _text(value: Any) -> str:
+    if value is None:
+        return ""   # (most elements: no /Alt, /Lang or /ActualText)
     value = resolve(value)
     if isinstance(value, str):
         return str(value)

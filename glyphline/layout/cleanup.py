@@ -116,7 +116,6 @@ _FORMS_LOW, _FORMS_HIGH = "\ufb1d", "\ufefe"
 _SPECIAL = frozenset(LIGATURES) | CONTROL_CHARS
 
 _X, _END_X = itemgetter(1), itemgetter(3)   # Glyph.x, Glyph.end_x
-_FIRST = itemgetter(0)   # a text's first character
 _WHITESPACE = re.compile(r"\s")   # str.isspace(): the glyphs words.py reads as spaces
 _OTHER_WHITESPACE = re.compile(r"[^\S ]")   # any of those but U+0020
 # Any character that clean_glyph_text would change: a page without one skips the per-glyph pass.
@@ -169,15 +168,9 @@ def drop_stray_spaces(glyphs: list[Glyph], text: str, texts: list[str]) -> list[
     if _WHITESPACE.search(text) is None:
         return glyphs   # (TeX's pages: no space glyphs at all)
     n = len(glyphs)
-    if _OTHER_WHITESPACE.search(text) is None and (len(text) == n or "" not in texts):
-        # the usual page: U+0020 only, found without match objects; where some glyph has several
-        # characters (a ligature's ActualText), each glyph is found by its first character and
-        # kept when its whole text is whitespace
-        line = text if len(text) == n else "".join(map(_FIRST, texts))
-        parts = line.split(" ")
+    if len(text) == n and _OTHER_WHITESPACE.search(text) is None:   # the usual page: U+0020 only, found without match objects
+        parts = text.split(" ")
         spaces = list(accumulate(map(add, map(len, parts), repeat(1)), initial=-1))[1:-1]
-        if line is not text:
-            spaces = list(compress(spaces, map(str.isspace, map(texts.__getitem__, spaces))))
     else:
         spaces = whitespace_indices(texts, text)
     # both rules look at spaces that start back inside the glyph before them, before the end of
