@@ -121,6 +121,9 @@ class _TreeReader:
             self.nodes += 1
             if self.nodes > MAX_STRUCT_NODES:
                 raise _TreeTooLarge(f"more than {MAX_STRUCT_NODES} nodes")
+            if type(node) is int:   # a marked-content span of the page (the usual leaf): nothing to resolve
+                self._mark(page, node, named)
+                continue
             key = _object_key(node)
             node = self.objects.resolve(node)
             if isinstance(node, int) and not isinstance(node, bool):
@@ -218,8 +221,9 @@ _DELIMITED = rb"(?=[" + _SPACE + rb"()<>\[\]{}/%]|\Z)"
 # else the byte there (something else: the element is not plain)
 _PLAIN_TOKEN = re.compile(_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
                           + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\])|([^" + _SPACE + rb"]))")
-_PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<(.*?)>>" + _S + rb"*endobj",
-                           re.S)
+# an object whose dictionary holds a '>' (a hex string, a nested dictionary) is never plain: its
+# body ends at the first '>', read in one step
+_PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<([^>]*+)>>" + _S + rb"*endobj")
 
 
 class _PlainObjects:
@@ -338,6 +342,8 @@ def _kids(node: Any, read=resolve) -> list:
 
 
 def _text(value: Any) -> str:
+    if value is None:
+        return ""   # (most elements: no /Alt, /Lang or /ActualText)
     value = resolve(value)
     if isinstance(value, str):
         return str(value)

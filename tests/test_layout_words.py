@@ -437,3 +437,21 @@ def test_a_space_the_next_letter_starts_from_separates_words_however_close():
            b"BT /F1 13 Tf %.3f 100 Td (CONTENTS) Tj ET" % (f_end - 1.6, f_end - 1.6 + space - 0.25),
            fonts={"F1": font})
     assert extract_text(b.build()).text == "OF CONTENTS\n"
+
+
+def test_a_space_drawn_back_is_dropped_on_a_page_with_a_ligature_glyph():
+    # the page's ActualText ligature makes one glyph of two characters ("ff"): the spaces are
+    # found glyph by glyph all the same, and the space drawn back over "organisme" is dropped
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    widths = {"s": 500, "o": 556, "n": 556, "r": 333, "g": 556, "a": 556, "i": 222, "m": 833, "e": 556}
+    word = "organisme"
+    s_end = 72 + sum(widths[c] for c in "son") * 10 / 1000 + 2.78 + 2 * 1.3 \
+        + sum(widths[c] for c in "organis") * 10 / 1000 + 6 * 1.3
+    shown = b" ".join(b"(%s) -130" % c.encode() for c in "son")
+    shown += b" (\\040) " + b" ".join(b"(%s) -130" % c.encode() for c in word)
+    b.page(b"BT /F1 10 Tf 72 100 Td [" + shown + b"] TJ ET "
+           b"BT /F1 10 Tf %.3f 100 Td ( ) Tj ET "
+           b"BT /F1 10 Tf 72 88 Td (an e) Tj /Span <</ActualText (ff)>> BDC (f) Tj EMC (ort.) Tj ET" % (s_end + 0.4),
+           fonts={"F1": font})
+    assert extract_text(b.build()).text == "son organisme an effort.\n"

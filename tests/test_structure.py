@@ -323,7 +323,8 @@ def test_elements_that_are_not_plain_are_left_to_pypdf():
     refs = [b.add(Raw(body)) for body in (b"<< /Alt (a) >>", b"<< /K 1.5 >>", b"<< /S /A#20B >>",
                                           b"<< /K [1 >>", b"<< /K ] >>", b"<< /K >>", b"<< /A << /B 1 >> >>",
                                           b"<< /K\x0b0 >>", b"<< /K +1 0 R >>", b"<< /K 1 0 R5 >>", b"<< /K 1 0 RG >>",
-                                          b"<< /K 1 \x00>>", b"<< /K 5 R >>", b"<< /K 1 x >>", b"<< x /K 1 >>")]
+                                          b"<< /K 1 \x00>>", b"<< /K 5 R >>", b"<< /K 1 x >>", b"<< x /K 1 >>",
+                                          b"<< /Alt <41> >>", b"<< /K 1 /A <<>> >>")]
     reader = open_document(b.build())._reader
     plain = _PlainObjects(reader)
     for ref in refs:
