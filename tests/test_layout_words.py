@@ -368,22 +368,28 @@ def test_a_period_drawn_later_inside_an_edited_word_is_read_after_the_word():
     assert extract_text(b.build()).text.split() == ["du", "foy.er"]
 
 
-def test_a_trailing_space_drawn_back_inside_a_word_does_not_split_it():
-    # a Word export of a justified French form (pdf.js issue6127) sets the letters of
-    # "organisme" 0.13 em apart and paints the line's trailing space last, back between the
-    # "s" and the "m": 0.04 em after the "s" ends, 68 % over the "m" (under SPACE_COVERED_SHARE)
+def _space_drawn_back_into_organisme(next_line: bytes) -> bytes:
+    """ "son organisme" with its letters 0.13 em apart, the line's trailing space painted last
+    back between the "s" and the "m" (0.04 em after the "s" ends, 68 % over the "m"), then
+    `next_line` (text-showing operators) 12 pt lower."""
     b = PdfBuilder()
     font = b.font_type1("Helvetica")
     widths = {"s": 500, "o": 556, "n": 556, "r": 333, "g": 556, "a": 556, "i": 222, "m": 833, "e": 556}
-    word = "organisme"
     s_end = 72 + sum(widths[c] for c in "son") * 10 / 1000 + 2.78 + 2 * 1.3 \
         + sum(widths[c] for c in "organis") * 10 / 1000 + 6 * 1.3
     shown = b" ".join(b"(%s) -130" % c.encode() for c in "son")
-    shown += b" (\\040) " + b" ".join(b"(%s) -130" % c.encode() for c in word)
+    shown += b" (\\040) " + b" ".join(b"(%s) -130" % c.encode() for c in "organisme")
     b.page(b"BT /F1 10 Tf 72 100 Td [" + shown + b"] TJ ET "
-           b"BT /F1 10 Tf %.3f 100 Td ( ) Tj ET "
-           b"BT /F1 10 Tf 72 88 Td (de la maladie.) Tj ET" % (s_end + 0.4), fonts={"F1": font})
-    assert extract_text(b.build()).text == "son organisme de la maladie.\n"
+           b"BT /F1 10 Tf %.3f 100 Td ( ) Tj ET " % (s_end + 0.4)
+           + b"BT /F1 10 Tf 72 88 Td " + next_line + b" ET", fonts={"F1": font})
+    return b.build()
+
+
+def test_a_trailing_space_drawn_back_inside_a_word_does_not_split_it():
+    # a Word export of a justified French form (pdf.js issue6127) paints the line's trailing
+    # space last, back inside "organisme" (under SPACE_COVERED_SHARE)
+    pdf = _space_drawn_back_into_organisme(b"(de la maladie.) Tj")
+    assert extract_text(pdf).text == "son organisme de la maladie.\n"
 
 
 def test_a_space_drawn_back_that_text_goes_on_from_is_kept():
@@ -442,16 +448,5 @@ def test_a_space_the_next_letter_starts_from_separates_words_however_close():
 def test_a_space_drawn_back_is_dropped_on_a_page_with_a_ligature_glyph():
     # the page's ActualText ligature makes one glyph of two characters ("ff"): the spaces are
     # found glyph by glyph all the same, and the space drawn back over "organisme" is dropped
-    b = PdfBuilder()
-    font = b.font_type1("Helvetica")
-    widths = {"s": 500, "o": 556, "n": 556, "r": 333, "g": 556, "a": 556, "i": 222, "m": 833, "e": 556}
-    word = "organisme"
-    s_end = 72 + sum(widths[c] for c in "son") * 10 / 1000 + 2.78 + 2 * 1.3 \
-        + sum(widths[c] for c in "organis") * 10 / 1000 + 6 * 1.3
-    shown = b" ".join(b"(%s) -130" % c.encode() for c in "son")
-    shown += b" (\\040) " + b" ".join(b"(%s) -130" % c.encode() for c in word)
-    b.page(b"BT /F1 10 Tf 72 100 Td [" + shown + b"] TJ ET "
-           b"BT /F1 10 Tf %.3f 100 Td ( ) Tj ET "
-           b"BT /F1 10 Tf 72 88 Td (an e) Tj /Span <</ActualText (ff)>> BDC (f) Tj EMC (ort.) Tj ET" % (s_end + 0.4),
-           fonts={"F1": font})
-    assert extract_text(b.build()).text == "son organisme an effort.\n"
+    pdf = _space_drawn_back_into_organisme(b"(an e) Tj /Span <</ActualText (ff)>> BDC (f) Tj EMC (ort.) Tj")
+    assert extract_text(pdf).text == "son organisme an effort.\n"
