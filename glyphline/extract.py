@@ -28,7 +28,7 @@ from .notices import on_page, warning
 from .options import ExtractOptions, OutputMode, PageSpec
 from .output import DocumentContext, PageContext, Renderer, page_joiner, renderer
 from .textlayer import MIN_CHARS_PER_PAGE, SCAN_IMAGE_COVERAGE, lacks_mapping, lacks_text_layer  # noqa: F401 (public here too)
-from .layout.across_pages import (build_vocabulary, count_words, first_body_block, join_across_pages, last_body_block,
+from .layout.across_pages import (build_vocabulary, count_words, ends_apart, join_across_pages,
                                   reflow_text_only, resolve_tail)
 from .output.text import PAGE_MARKER, join_pages  # noqa: F401 (join_pages, PAGE_MARKER: public here too)
 
@@ -257,7 +257,7 @@ class DocumentPasses:
             if i in self.short_pages or i + 1 in self.short_pages:
                 self._hold(i)
             elif i and i - 1 not in self.joined:   # its first word may still go to the page before
-                if _ends_apart(pages[i][0]):
+                if ends_apart(pages[i][0]):
                     pending = PendingJoins()
                     layout, after = join_across_pages([pages[i][0], pages[i + 1][0]], pending)
                     if not pending.tangled:
@@ -431,13 +431,6 @@ class _Spool:
             self.file.seek(0)
             for _ in range(self.count):
                 yield pickle.load(self.file)
-
-
-def _ends_apart(layout: PageLayout) -> bool:
-    """A page break joins this page's first body line and its last apart: joining its last word
-    to the next page leaves what the page before may take from its first line as it was."""
-    first, last = first_body_block(layout), last_body_block(layout)
-    return first is None or first != last or len(layout.blocks[first].lines) > 1
 
 
 def iter_pages(data: bytes, options: ExtractOptions | None = None, /, *, limits: Limits | None = None,

@@ -72,6 +72,13 @@ def resolve_tail(layout: PageLayout, joins: list[tuple[str, str]], vocabulary: V
     return _with_line(layout, last, -1, replace(line, words=words))
 
 
+def ends_apart(layout: PageLayout) -> bool:
+    """A page break joins this page's first body line and its last apart: joining its last word
+    to the next page leaves what the page before may take from its first line as it was."""
+    first, last = _first_body(layout), _last_body(layout)
+    return first is None or first != last or len(layout.blocks[first].lines) > 1
+
+
 def reflow_text_only(layout: PageLayout) -> PageLayout:
     """The layout cut down to what join_across_pages and the reflow renderer read, so a long
     document keeps little of each page until its vocabulary is complete: the blocks' roles and
@@ -167,7 +174,3 @@ def _first_body(layout: PageLayout) -> int | None:
         if block.role == "body" and block.lines:
             return i
     return None
-
-
-# the first and last body blocks a page break joins, for extract's early rendering of a long reflow
-first_body_block, last_body_block = _first_body, _last_body
