@@ -518,14 +518,15 @@ class _FileTarget:
     def finish(self, errors: list[str]) -> int:
         """Renames the written file into place (an empty text makes an empty file); EXIT_USAGE after a write error."""
         self.write("")   # opens the file when nothing was written
-        try:
-            if self.failure is None:
+        if self.failure is None:
+            try:
                 self.file.close()
                 self.file = None
                 os.replace(self.temporary, self.path)
                 return EXIT_OK
-        except OSError as exc:
-            self.failure = exc
+            except OSError as exc:
+                self.failure = exc
+                _unlink_quietly(self.temporary)   # closed already: abandon() would not remove it
         self.abandon()
         errors.append(f"glyphline: {self.path}: cannot write the output ({_os_reason(self.failure)})")
         return EXIT_USAGE
@@ -572,24 +573,15 @@ def _unlink_quietly(path: str) -> None:
 
 
 def _write_or_report(path: str, text: str, errors: list[str] | None = None) -> int:
-    """Writes atomically (a temporary file renamed into place); a failure becomes one line."""
-    temporary = _temporary_path(path)
-    try:
-        with open(temporary, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(temporary, path)
-    except OSError as exc:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        line = f"glyphline: {path}: cannot write the output ({_os_reason(exc)})"
-        if errors is not None:
-            errors.append(line)
-        else:
-            sys.stderr.write(line + "\n")
-        return EXIT_USAGE
-    return EXIT_OK
+    """Writes atomically (a _FileTarget: a temporary file renamed into place); a failure becomes
+    one line, in `errors` or on stderr."""
+    target = _FileTarget(path)
+    target.write(text)
+    lines = [] if errors is None else errors
+    code = target.finish(lines)
+    if errors is None and lines:
+        sys.stderr.write(lines[0] + "\n")
+    return code
 
 
 def _write_stdout(text: str, flush: bool = True) -> bool:

@@ -482,3 +482,14 @@ def test_a_worker_that_dies_while_it_writes_an_output_leaves_no_part_file(files,
     monkeypatch.setattr(cli, "convert_within", dies_midway)
     assert cli.main(["--quiet", "--jobs", "1", "--outdir", str(outdir), path, path]) == cli.EXIT_BROKEN
     assert list(outdir.iterdir()) == []
+
+
+def test_an_output_that_cannot_be_renamed_into_place_leaves_no_part_file(files, tmp_path):
+    """-o naming a directory: the text is written beside it, the rename fails, and the written
+    temporary file is removed with the error line (it was left behind once closed)."""
+    path = files("one.pdf", text_pdf([["whatever text is here"]]))
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    assert cli.main(["--quiet", path, "-o", str(taken)]) == cli.EXIT_USAGE
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.pdf", "taken"]
+    assert list(taken.iterdir()) == []
