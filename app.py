@@ -317,6 +317,8 @@ def pool_analyse(job_id: int, pages: Any, on_page: Callable[[], Any], is_cancell
                               "missingFontData": sorted(_missing_cmaps)}
         if send:
             message["packed"] = job.split.take_packed(numbers)
+        else:
+            job.split.feed()   # the pages next in order go to the document passes now, not all at pool_finish
         message["seconds"] = round(time.perf_counter() - started, 4)
         return message
     except Cancelled:
@@ -330,7 +332,12 @@ def pool_analyse(job_id: int, pages: Any, on_page: Callable[[], Any], is_cancell
 def pool_receive(job_id: int, packed: Any, missing_font_data: Any = ()) -> dict[str, Any] | None:
     """Adds a helper's pages to the open document; None, or the error message."""
     try:
-        _job(job_id).split.add_packed(_as_bytes(packed))
+        split = _job(job_id).split
+        split.add_packed(_as_bytes(packed))
+        # the pages next in document order go to the document passes as they arrive (the helpers
+        # take the runs from the start): less of them left for pool_finish, after the last page,
+        # and their whole layouts let go early (glyphline.parallel does the same)
+        split.feed()
     except Exception as error:
         return error_message(job_id, error)
     _missing_cmaps.update(str(name) for name in (_to_python(missing_font_data) or ()))

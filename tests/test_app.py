@@ -229,6 +229,29 @@ def test_pool_calls_for_another_conversion_or_a_closed_one_are_errors_not_except
     assert app.pool_finish(4)["type"] == "error"
 
 
+def test_the_coordinator_hands_pages_on_to_the_document_passes_as_they_come_in_order(long_pdf):
+    """A helper's run (and the coordinator's own) that comes next in document order goes to the
+    document passes when it arrives, not at pool_finish: what is left after the last page is less,
+    and those pages' whole layouts are not held until the end; a run further on waits its turn."""
+    pages = app.pool_open(9, long_pdf, {})["pages"]
+    helper = _another_worker(9)
+    assert helper.pool_open(9, long_pdf, {})["type"] == "pool-open"
+    split = app._pool_job.split
+    later = app.pool_analyse(9, pages[-2:], lambda: None, lambda: False, False)   # the coordinator's, from the end
+    assert later["type"] == "pool-pages" and split.missing() == pages[:-2] and len(split._pages) == 2
+    sent = helper.pool_analyse(9, pages[:5], lambda: None, lambda: False, True)
+    assert app.pool_receive(9, sent["packed"], sent["missingFontData"]) is None
+    assert split._fed == 5 and sorted(split._pages) == pages[-2:]   # handed on; the last two wait their turn
+    app.pool_analyse(9, pages[5:-2], lambda: None, lambda: False, False)
+    assert split._fed == len(pages) and not split._pages
+    final = app.pool_finish(9)
+    _, alone = run(long_pdf, {})
+    for message in (final, alone):
+        message.pop("seconds")
+        message.pop("id")
+    assert final == alone
+
+
 def test_finishing_before_every_page_is_in_is_an_error(long_pdf):
     app.pool_open(6, long_pdf, {"pages": "1-3"})
     app.pool_analyse(6, [1, 3], lambda: None, lambda: False, False)
