@@ -454,12 +454,21 @@ function poolCalls(pyodide, app) {
 // Can Python block on a promise (JSPI run_sync) so that "cancel" gets in between pages? Not in a
 // browser without JSPI, nor after restoring a snapshot taken in Node (it remembers Node had none):
 // the page then cancels by restarting the worker.
+// (run_sync called through callPromising, as app.py's calls are: no Python source to compile, so
+// the interpreter's parser and compiler, thousands of wasm functions, are not compiled before "ready")
 async function canPause(pyodide) {
+  let ffi = null;
+  let runSync = null;
   try {
-    await pyodide.runPythonAsync("from pyodide.ffi import run_sync\nimport js\nrun_sync(js.glyphlineYield())");
+    ffi = pyodide.pyimport("pyodide.ffi");
+    runSync = ffi.run_sync;
+    await runSync.callPromising(self.glyphlineYield());
     return true;
   } catch {
     return false;
+  } finally {
+    if (runSync) runSync.destroy();
+    if (ffi) ffi.destroy();
   }
 }
 
