@@ -54,9 +54,22 @@ let nextId = 1;
 const waiting = []; // jobs not yet sent to the worker
 let current = null; // the job the worker is converting
 
+// The worker the app page's first script started (static/register-sw.js, on a later visit) while
+// this module was still loading, with the events it has had meanwhile; once, and only a worker of
+// this same script
+function takeEarlyWorker() {
+  const early = globalThis.glyphlineEarlyWorker;
+  globalThis.glyphlineEarlyWorker = null; // and none is started after this one (register-sw.js looks)
+  if (!early) return null;
+  if (early.url === WORKER_URL.href) return early;
+  early.worker.terminate();
+  return null;
+}
+
 function startWorker() {
-  worker = new Worker(WORKER_URL, { type: "module", name: "glyphline" });
-  status.workerCreatedAt = performance.now();
+  const early = takeEarlyWorker();
+  worker = early ? early.worker : new Worker(WORKER_URL, { type: "module", name: "glyphline" });
+  status.workerCreatedAt = early ? early.createdAt : performance.now();
   let resolveReady;
   let rejectReady;
   readyPromise = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
@@ -93,6 +106,7 @@ function startWorker() {
     rejectReady(new GlyphlineError("unavailable", text));
     failAll(new GlyphlineError("unavailable", text));
   };
+  if (early) for (const event of early.events) (event.type === "error" ? worker.onerror : worker.onmessage)(event);
 }
 
 function failAll(error) {
