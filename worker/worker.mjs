@@ -455,7 +455,7 @@ function poolCalls(pyodide, app) {
 // browser without JSPI, nor after restoring a snapshot taken in Node (it remembers Node had none):
 // the page then cancels by restarting the worker.
 // (run_sync called through callPromising, as app.py's calls are: no Python source to compile, so
-// the interpreter's parser and compiler, thousands of wasm functions, are not compiled before "ready")
+// the interpreter's parser and compiler are not run, nor their wasm functions compiled, before "ready")
 async function canPause(pyodide) {
   let ffi = null;
   let runSync = null;
