@@ -699,13 +699,27 @@ def _xfa_warning(root) -> str | None:
         return None
 
 
+class _FileBytes(io.BytesIO):
+    """The file's bytes as pypdf's stream, held once. A BytesIO shares the bytes it is made from
+    until getbuffer() is called, which copies them; pypdf calls it to size the stream (and the
+    structure tree's reader to search it), so a long file was held twice for the whole extraction.
+    Here getbuffer() is a read-only view of those same bytes: nothing writes to a reader's stream."""
+
+    def __init__(self, data: bytes):
+        super().__init__(data)
+        self._data = data
+
+    def getbuffer(self) -> memoryview:
+        return memoryview(self._data)
+
+
 def _read_with_repair(PdfReader, data: bytes):
     """pypdf rebuilds a lost xref only when it finds a startxref; point one at 0 to make it scan the file."""
     try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
+        reader = PdfReader(_FileBytes(data), strict=False)
     except Exception as first_error:
         try:
-            reader = PdfReader(io.BytesIO(data + b"\nstartxref\n0\n%%EOF\n"), strict=False)
+            reader = PdfReader(_FileBytes(data + b"\nstartxref\n0\n%%EOF\n"), strict=False)
         except Exception:
             raise first_error from None
     _forget_xref_streams(reader)

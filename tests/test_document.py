@@ -130,6 +130,19 @@ def test_a_read_page_lets_go_of_its_dictionary_and_resources_and_reads_them_agai
     assert text_of(doc.page(0)) == "page 1"   # read again from the file
 
 
+def test_the_file_s_bytes_are_held_once():
+    """pypdf sizes its stream with getbuffer(), which made the BytesIO over the file's bytes copy
+    them: a long file was held twice for the whole extraction. The reader's stream shares them."""
+    data = simple_page_pdf(b"Once")
+    doc = glyphline.open(data)
+    assert text_of(doc.page(0)) == "Once"
+    stream = doc._reader.stream
+    assert stream.getvalue() is data   # not a copy made by pypdf's reading
+    with stream.getbuffer() as view:
+        assert view.nbytes == len(data) and view.readonly
+    assert stream.getvalue() is data
+
+
 # ---------------------------------------------------------------- page tree and inheritance
 
 def test_inherited_resources_mediabox_cropbox_rotate_from_pages_nodes():

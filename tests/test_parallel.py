@@ -4,13 +4,17 @@ the result is the same as one process's, byte for byte."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 
 import pytest
 from pdfbuilder import PdfBuilder
 
-from glyphline import cli
+from glyphline import cli, parallel
 from glyphline.extract import extract_text
+from glyphline.options import ExtractOptions
+from glyphline.packed_pages import unpack_pages
+from glyphline.split import SplitExtraction
 from glyphline.layout.model import Block, Line, Word
 from glyphline.parallel import MIN_PAGES_PER_WORKER, page_chunks
 
@@ -160,3 +164,59 @@ def test_pages_analysed_elsewhere_are_fed_to_the_passes_in_order_as_they_arrive(
     result = split.finish()
     assert not split._pages and "".join(pieces) == extract_text(document, options).text
     assert [page.number for page in result.pages] == split.numbers
+
+
+def test_this_process_holds_at_most_one_run_of_whole_layouts(document, monkeypatch):
+    """Memory over a long document with --jobs: this process takes the first runs and hands each
+    page to the passes as soon as it is analysed, and a worker's run is fed as it is read; no
+    more than one run's whole layouts wait here at any time (they did: its own last runs, whole,
+    until the workers' earlier ones arrived)."""
+    from glyphline.split import SplitExtraction
+
+    held: list[int] = []
+    feed = SplitExtraction.feed
+
+    def counting_feed(self):
+        held.append(len(self._pages))
+        feed(self)
+
+    monkeypatch.setattr(SplitExtraction, "feed", counting_feed)
+    pieces: list[str] = []
+    result = extract_text(document, jobs=2, write=pieces.append)
+    longest = max(map(len, page_chunks(list(range(PAGES)), 2 * parallel.CHUNKS_PER_WORKER)))
+    assert held and max(held) <= longest
+    assert "".join(pieces) == extract_text(document).text and not result.text
+
+
+def test_a_long_document_is_cut_into_runs_of_bounded_length(document, monkeypatch):
+    """The runs are at most MAX_CHUNK_PAGES long however long the document (a run is held whole
+    by its worker and while it is fed here); the result is one process's."""
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(parallel, "MAX_CHUNK_PAGES", 3)
+    result = extract_text(document, jobs=2, on_progress=lambda done, total: calls.append((done, total)))
+    steps = [b[0] - a[0] for a, b in zip([(0, 0)] + calls, calls)]
+    assert max(steps) <= 3 and calls[-1] == (PAGES, PAGES)
+    assert result.text == extract_text(document).text
+
+
+def test_a_worker_s_run_waits_in_a_file_that_is_removed_once_read(document, tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "_worker_split", None)
+    parallel._open_in_worker(document, ExtractOptions(), None, str(tmp_path))
+    path = parallel._analyse_chunk([1, 2])
+    assert isinstance(path, str) and os.path.dirname(path) == str(tmp_path)
+    packed = parallel._take(path)
+    assert not os.listdir(tmp_path) and [page[0].number for page in unpack_pages(packed)] == [1, 2]
+    parallel._open_in_worker(document, ExtractOptions(), None, None)   # no folder: the run comes back itself
+    other = SplitExtraction(document, ExtractOptions())
+    other.analyse([3])
+    assert parallel._take(parallel._analyse_chunk([3])) == other.take_packed([3])
+
+
+def test_without_a_temporary_folder_the_runs_come_back_through_the_pool(document, monkeypatch):
+    import tempfile
+
+    def no_folder(*args, **kwargs):
+        raise OSError("read-only")
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", no_folder)
+    assert extract_text(document, jobs=2).text == extract_text(document).text
