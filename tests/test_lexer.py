@@ -233,3 +233,16 @@ def test_many_operands_without_operator():
     data = b"1 " * 100_000 + b"Td"   # (speed belongs in bench/, never in a unit test)
     [(operands, operator)] = ops(data)
     assert operator == b"Td" and len(operands) == 100_000
+
+
+def test_long_text_and_graphics_runs_come_whole():
+    # the runs repeat possessively (no backtracking state kept per pair): a run of thousands of
+    # pairs is still one TEXT_RUN, thousands of path operators still vanish, and a pair broken
+    # at the end leaves the run before it whole
+    pairs = 5000
+    stream = (b"BT " + b"0 0 m 1 1 l S 2 w " * pairs + b"<0041> Tj 5.5 0 Td " * pairs
+              + b"<0042> Tj 1 Td ET")
+    [begin, run, show, move, end] = ops(stream, for_text=True)
+    assert begin == ([], b"BT") and end == ([], b"ET")
+    assert run == ([[b"\x00A", (5.5, 0.0)] * pairs], b"Tj/Td")
+    assert show == ([b"\x00B"], b"Tj") and move == ([1], b"Td")

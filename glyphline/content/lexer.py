@@ -35,16 +35,18 @@ _ESCAPED_STRING = rb"\(((?>[^()\\]+|\\.)*+)\)"
 _TJ_ITEM_RE = rb"\((?>[^()\\]+|\\.)*+\)|<[0-9A-Fa-f" + _WS + rb"]*>|" + _PLAIN_NUMBER + _NOT_REGULAR
 
 # Operators that only draw or colour paths: text extraction skips whole runs of them inside
-# the regex when asked to, which is most of the bytes of a page with drawings.
+# the regex when asked to, which is most of the bytes of a page with drawings. Both runs repeat
+# possessively (++): nothing follows them to backtrack for, and a greedy + keeps every repetition's
+# state on sre's stack, regrown and copied at each match (a fifth of a Skia page's lexing).
 _GRAPHICS_OPERATOR = rb"(?:re|[mlcvyh]|[fFbB]\*?|[sSn]|W\*?|[gGkKw]|rg|RG|sc|scn|SC|SCN|[jJMi])"
 _GRAPHICS_RUN = (rb"(?:(?:(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]+){0,6}" + _GRAPHICS_OPERATOR
-                 + _NOT_REGULAR + rb"[" + _WS + rb"]*)+")
+                 + _NOT_REGULAR + rb"[" + _WS + rb"]*)++")
 # "string Tj tx ty Td" repeated: how Chrome/Skia and others place text glyph by glyph. When
 # asked, the lexer hands a whole run over as one TEXT_RUN operation.
 _RUN_STRING = rb"(?:<[0-9A-Fa-f]*>|\((?>[^()\\]+|\\.)*+\))"
 _RUN_PAIR = (_RUN_STRING + rb"[" + _WS + rb"]*Tj[" + _WS + rb"]+(?>" + _PLAIN_NUMBER + rb")[" + _WS
              + rb"]+(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]+Td" + _NOT_REGULAR + rb"[" + _WS + rb"]*")
-_TEXT_RUN = rb"(?:" + _RUN_PAIR + rb")+"
+_TEXT_RUN = rb"(?:" + _RUN_PAIR + rb")++"
 TEXT_RUN = b"Tj/Td"   # operands: [[string, (tx, ty), string, (tx, ty), …]], one pair per Tj + Td
 _NEVER = rb"(?!)"
 GRAPHICS_OPERATORS = frozenset(
