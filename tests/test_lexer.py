@@ -1,10 +1,14 @@
 """The content-stream lexer: exact operands for every token kind, and no exception on junk."""
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from glyphline.content import lexer
 from glyphline.content.lexer import GRAPHICS_OPERATORS, MAX_NESTING, iter_operations
 
 
@@ -246,3 +250,61 @@ def test_long_text_and_graphics_runs_come_whole():
     assert begin == ([], b"BT") and end == ([], b"ET")
     assert run == ([[b"\x00A", (5.5, 0.0)] * pairs], b"Tj/Td")
     assert show == ([b"\x00B"], b"Tj") and move == ([1], b"Td")
+
+
+# the general lexer: the text mode's regex without its TJ-array fast path, so every array is read
+# token by token ("[", strings, numbers, "]", then the TJ keyword)
+_GENERAL = re.compile(lexer._TOKEN_PATTERN.replace(b"GRAPHICS", b"(?!)", 1).replace(b"TEXTRUN", b"(?!)", 1)
+                      .replace(b"(?P<show_array>", b"(?P<show_array>(?!)", 1), re.DOTALL)
+
+
+def general_ops(data: bytes) -> list:
+    return list(lexer._lex(data, 0, False, _GENERAL))
+
+
+def typed(operations: list) -> list:
+    """The operations with every operand's type, so 5 and 5.0 (and True and 1) differ."""
+    def mark(value):
+        if isinstance(value, list):
+            return [mark(item) for item in value]
+        return (value.__class__.__name__, value)
+    return [(mark(operands), operator) for operands, operator in operations]
+
+
+TJ_ITEMS = [b"(a)", b"()", b"(a\\)b)", b"(a\\\\)", b"(x\ry)", b"(a<b>)", b"(\\101)", b"(])", b"<01>", b"<>",
+            b"<0 1>", b"<123>", b"<0a0B>", b"5", b"-5", b"+5", b"5.", b".5", b"-.5", b"+.5", b"007", b"-0", b"-0.0",
+            b"1" * 30, b"1" * 31, b"1." + b"2" * 30, b"1." + b"2" * 31, b"1" * 400 + b".5", b"1-2", b"--5", b".",
+            b"-", b"+", b"1.2.3", b"5+", b"1_0", b"1e5", b"x", b"/n"]
+TJ_SEPARATORS = [b"", b"", b" ", b"\n", b"\x00", b"\t ", b"\r\n", b"\x0c", b"\x0b"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(TJ_SEPARATORS), st.sampled_from(TJ_ITEMS)), max_size=8),
+       st.sampled_from(TJ_SEPARATORS), st.sampled_from([b"", b"1 2 ", b"/a "]),
+       st.sampled_from([b"]TJ", b"] TJ", b"]\x00TJ(x)Tj", b"]TJx", b"]Tj", b"] 5 Td"]))
+def test_tj_array_fast_path_reads_as_the_general_lexer(items, last, before, after):
+    # the fast path takes an array whole when its gaps look like numbers, then reads the gaps with
+    # int()/float(), which accept what the lexer does not ("1_0", "\v5", hundreds of digits): each
+    # array must come out exactly as the general lexer reads it, or be left to it
+    stream = before + b"[" + b"".join(separator + item for separator, item in items) + last + after
+    assert typed(ops(stream, for_text=True)) == typed(general_ops(stream)), stream
+    assert typed(ops(stream)) == typed(general_ops(stream)), stream
+
+
+@pytest.mark.parametrize("gap, numbers", [
+    (b"1_0", None), (b"\x0b5", None), (b"1-2", None), (b"--5", None), (b".", None), (b"1.2.3", None), (b"1e5", None),
+    (b" 5\x006 ", [5, 6]), (b"1" * 31, [int(b"1" * 31)]), (b"9" * 400 + b".5", None),
+])
+def test_tj_array_gaps_the_fast_path_declines_or_reads_exactly(gap, numbers):
+    stream = b"[(a)" + gap + b"(b)]TJ"
+    assert typed(ops(stream, for_text=True)) == typed(general_ops(stream))
+    if numbers is not None:
+        assert ops(stream, for_text=True) == [([[b"a", *numbers, b"b"]], b"TJ")]
+
+
+def test_tj_array_inside_an_open_array_is_taken_as_before():
+    # an operator closes open arrays: a well-formed TJ array after a stray "[" is its own operand,
+    # as the fast path always took it; one with a gap the old item-by-item regex refused (31 digits)
+    # is read token by token, inside the stray array
+    assert ops(b"[ [(a)1(b)] TJ", for_text=True) == [([[], [b"a", 1, b"b"]], b"TJ")]
+    assert ops(b"[ [(a)" + b"1" * 31 + b"(b)] TJ", for_text=True) == [([[[b"a", int(b"1" * 31), b"b"]]], b"TJ")]
