@@ -203,6 +203,8 @@ def test_tj_arrays_read_by_split_as_the_regex_reads_them():
         b"[(a)<62>(c)]TJ": [b"a", b"b", b"c"],
         b"[(a)1<62>2(c)]TJ": [b"a", 1, b"b", 2, b"c"],
         b"[(a\\\\)1(b\\))]TJ": [b"a\\", 1, b"b)"],
+        b"[(\\034rst)-370(o\\036ce)]TJ": [b"\x1crst", -370, b"o\x1ece"],
+        b"[(a\rb)1(c\\nd)]TJ": [b"a\nb", 1, b"c\nd"],
         b"[(a)1 2(b)]TJ": [b"a", 1, 2, b"b"],
         b"[()5()]TJ": [b"", 5, b""],
         b"[<01>2<0203>-4<05>]TJ": [b"\x01", 2, b"\x02\x03", -4, b"\x05"],

@@ -317,14 +317,20 @@ def _tj_items(inner: bytes) -> list | None:
     """The elements of a TJ array the fast path matched (_TJ_INNER): strings, hex strings and
     numbers, as the general lexer reads them token by token; None when it would read them as
     anything but one array of such items (a gap that is not numbers)."""
-    if 0x5C not in inner and 0x0D not in inner:     # no escape or CR: strings are their bytes
-        # the usual arrays alternate a string and a number: split at the string delimiters
-        if 0x28 not in inner:   # hex strings only (LibreOffice: "<01>2<0203>-4<05>")
-            items = _alternating(inner.replace(b">", b"<").split(b"<"), unhexlify)
-        else:                   # literal strings (pdfTeX: "(W)83(ord)-333(T)"; a hex string fails the numbers)
-            items = _alternating(inner.replace(b")", b"(").split(b"("), None)
-        if items is not None:
-            return items
+    # the usual arrays alternate a string and a number: split at the string delimiters
+    if 0x28 not in inner:       # hex strings only (LibreOffice: "<01>2<0203>-4<05>")
+        items = _alternating(inner.replace(b">", b"<").split(b"<"), unhexlify)
+    elif 0x5C not in inner and 0x0D not in inner:   # literal strings, no escape or CR: strings are their bytes
+        # (pdfTeX: "(W)83(ord)-333(T)"; a hex string fails the numbers)
+        items = _alternating(inner.replace(b")", b"(").split(b"("), None)
+    elif b"\\(" not in inner and b"\\)" not in inner:
+        # escapes, but none before a parenthesis: each one still delimits a string (pdfTeX's
+        # ligatures, "(\\034rst)"), and each string is unescaped
+        items = _alternating(inner.replace(b")", b"(").split(b"("), _unescape)
+    else:
+        items = None
+    if items is not None:
+        return items
     return _tj_items_exactly(inner)
 
 
