@@ -260,6 +260,13 @@ _GENERAL = re.compile(lexer._TOKEN_PATTERN.replace(b"GRAPHICS", b"(?!)", 1).repl
                       .replace(b"(?P<show_array>", b"(?P<show_array>(?!)", 1), re.DOTALL)
 
 
+# every operation token by token: no operands taken with their operator either
+_FAST_OPERANDS = b"{0,%d}+" % lexer.MAX_FAST_OPERANDS
+assert lexer._TOKEN_PATTERN.count(_FAST_OPERANDS) == 1
+_SINGLE_TOKENS = re.compile(lexer._TOKEN_PATTERN.replace(b"GRAPHICS", b"(?!)", 1).replace(b"TEXTRUN", b"(?!)", 1)
+                            .replace(_FAST_OPERANDS, b"{0}", 1), re.DOTALL)
+
+
 def general_ops(data: bytes) -> list:
     return list(lexer._lex(data, 0, False, _GENERAL))
 
@@ -310,3 +317,17 @@ def test_tj_array_inside_an_open_array_is_taken_as_before():
     # is read token by token, inside the stray array
     assert ops(b"[ [(a)1(b)] TJ", for_text=True) == [([[], [b"a", 1, b"b"]], b"TJ")]
     assert ops(b"[ [(a)" + b"1" * 31 + b"(b)] TJ", for_text=True) == [([[[b"a", int(b"1" * 31), b"b"]]], b"TJ")]
+
+
+@pytest.mark.parametrize("operands", [
+    b"1 " * 16, b"1 " * 17, b"1. .5 -0.25 +7 /F1 ", b"1" * 30 + b" " + b"2." + b"3" * 30 + b" ",
+    b"1" * 31 + b" ", b"1." + b"2" * 31 + b" ", b"1.2.3 ", b"--5 ", b"5\x00/F1\x00", b"/F#201 5  \r\n",
+])
+def test_operands_before_an_operator_read_as_the_general_lexer(operands):
+    # up to MAX_FAST_OPERANDS plain numbers and names come with their operator in one match (the
+    # repetition possessive, the fraction an alternative): the operands must be the ones the
+    # token-by-token reading gives, whichever way the stream is read
+    for stream in (operands + b"Td", operands + b"re f", b"[" + operands + b"] TJ"):
+        assert typed(ops(stream)) == typed(list(lexer._lex(stream, 0, False, _SINGLE_TOKENS))), stream
+        if b" f" not in stream:     # (the text mode drops path operators)
+            assert typed(ops(stream, for_text=True)) == typed(general_ops(stream)), stream

@@ -27,17 +27,22 @@ _DELIM = rb"()<>\[\]{}/%"
 _REGULAR = rb"[^" + _WS + _DELIM + rb"]"
 _NOT_REGULAR = rb"(?!" + _REGULAR + rb")"
 _SPLIT_WS = rb"[\t\n\x0c\r ]"   # the whitespace bytes.split() knows (not NUL)
-# at most 30 digits a side, so a fast-path float is always finite; longer ones take the slow path
-_PLAIN_NUMBER = rb"[+\-]?(?:\d{1,30}(?:\.\d{0,30})?|\.\d{1,30})"
+# at most 30 digits a side, so a fast-path float is always finite; longer ones take the slow path.
+# The fraction is an alternative with an empty one, not an optional group: sre allocates a repeat
+# record for every (...)? it enters, and a Skia page enters two a glyph.
+_PLAIN_NUMBER = rb"[+\-]?(?:\d{1,30}(?:\.\d{0,30}|)|\.\d{1,30})"
 _PLAIN_NAME = rb"/[^\x00-\x20\x7f-\xff()<>\[\]{}/%#]+"
 _KEYWORD_RE = rb"[^" + _WS + _DELIM + rb"+\-.0-9]" + _REGULAR + rb"*"
-_ESCAPED_STRING = rb"\(((?>[^()\\]+|\\.)*+)\)"
+# a literal string without nested parentheses, unrolled (plain bytes, then escape + plain bytes):
+# one scan for a string without escapes, where an atomic alternation re-enters once a run of bytes
+_STRING_BODY = rb"[^()\\]*+(?:\\.[^()\\]*+)*+"
+_ESCAPED_STRING = rb"\((" + _STRING_BODY + rb")\)"
 # A TJ array's inside as the show_array fast path takes it: literal strings (escapes, no bare
 # parenthesis) and hex strings, with gaps of number bytes and white space between them. Each
 # part is one possessive scan: the regex only bounds the shape, and _tj_items reads the gaps as
 # the general lexer would, or declines the array (then it is lexed token by token, from "[").
 _TJ_GAP = rb"[0-9.+\-" + _WS + rb"]*+"
-_TJ_STRING = rb"(?:\([^()\\]*+(?:\\.[^()\\]*+)*+\)|<[0-9A-Fa-f" + _WS + rb"]*+>)"
+_TJ_STRING = rb"(?:\(" + _STRING_BODY + rb"\)|<[0-9A-Fa-f" + _WS + rb"]*+>)"
 _TJ_INNER = _TJ_GAP + rb"(?:" + _TJ_STRING + _TJ_GAP + rb")*+"
 
 # Operators that only draw or colour paths: text extraction skips whole runs of them inside
@@ -49,7 +54,7 @@ _GRAPHICS_RUN = (rb"(?:(?:(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]+){0,6}" + _
                  + _NOT_REGULAR + rb"[" + _WS + rb"]*)++")
 # "string Tj tx ty Td" repeated: how Chrome/Skia and others place text glyph by glyph. When
 # asked, the lexer hands a whole run over as one TEXT_RUN operation.
-_RUN_STRING = rb"(?:<[0-9A-Fa-f]*>|\((?>[^()\\]+|\\.)*+\))"
+_RUN_STRING = rb"(?:<[0-9A-Fa-f]*>|\(" + _STRING_BODY + rb"\))"
 _RUN_PAIR = (_RUN_STRING + rb"[" + _WS + rb"]*Tj[" + _WS + rb"]+(?>" + _PLAIN_NUMBER + rb")[" + _WS
              + rb"]+(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]+Td" + _NOT_REGULAR + rb"[" + _WS + rb"]*")
 _TEXT_RUN = rb"(?:" + _RUN_PAIR + rb")++"
@@ -61,13 +66,14 @@ GRAPHICS_OPERATORS = frozenset(
 # One regex finds the next token. The alternatives up to show_array are fast paths that take a
 # whole common operation in one step (graphics runs and text runs in the text mode only,
 # numbers/names + operator, "(…) Tj", "<…> Tj", "[…] TJ"); the rest are single tokens.
-# Alternatives are ordered by how common they are.
+# Alternatives are ordered by how common they are. The operands before an operator repeat
+# possessively: giving one back leaves a number or a name where the operator would have to start.
 _TOKEN_PATTERN = (
     rb"[" + _WS + rb"]*(?:"
     rb"(?P<graphics>GRAPHICS)"
     rb"|(?P<text_run>TEXTRUN)"
     rb"|(?P<operation>((?:(?:" + _PLAIN_NUMBER + rb"|" + _PLAIN_NAME + rb")" + _SPLIT_WS + rb"+){0,"
-    + str(MAX_FAST_OPERANDS).encode() + rb"})(" + _KEYWORD_RE + rb"))"
+    + str(MAX_FAST_OPERANDS).encode() + rb"}+)(" + _KEYWORD_RE + rb"))"
     rb"|(?P<show>" + _ESCAPED_STRING + rb"[" + _WS + rb"]*Tj" + _NOT_REGULAR + rb")"
     rb"|(?P<show_hex><([0-9A-Fa-f]*)>[" + _WS + rb"]*Tj" + _NOT_REGULAR + rb")"
     rb"|(?P<show_array>\[(" + _TJ_INNER + rb")\][" + _WS + rb"]*TJ" + _NOT_REGULAR + rb")"
@@ -105,10 +111,10 @@ _STRING_GROUP = _STRING + 1
 _NAME_GROUP, _HEX_GROUP = _NAME + 1, _HEX + 1
 
 _RUN_ITEM = re.compile(
-    rb"(?:<([0-9A-Fa-f]*)>|\(((?>[^()\\]+|\\.)*+)\))[" + _WS + rb"]*Tj[" + _WS + rb"]+(" + _PLAIN_NUMBER
+    rb"(?:<([0-9A-Fa-f]*)>|\((" + _STRING_BODY + rb")\))[" + _WS + rb"]*Tj[" + _WS + rb"]+(" + _PLAIN_NUMBER
     + rb")[" + _WS + rb"]+(" + _PLAIN_NUMBER + rb")", re.DOTALL)
 # the parts of a TJ array's inside that _TJ_INNER matched: a literal string, a hex string, a gap
-_TJ_PART = re.compile(rb"\(([^()\\]*+(?:\\.[^()\\]*+)*+)\)|<([^>]*+)>|([^(<]++)", re.DOTALL)
+_TJ_PART = re.compile(rb"\((" + _STRING_BODY + rb")\)|<([^>]*+)>|([^(<]++)", re.DOTALL)
 _PLAIN_NUMBER_WORD = re.compile(_PLAIN_NUMBER).fullmatch
 _NUL_TO_SPACE = bytes.maketrans(b"\x00", b" ")     # NUL separates PDF tokens; bytes.split() keeps it
 _ESCAPE = re.compile(rb"\\(?:([nrtbf()\\])|([0-7]{1,3})|(\r\n?|\n)|(.))", re.DOTALL)
