@@ -41,6 +41,17 @@ def test_overlong_numbers_stay_finite():
     assert operands == [0.0, int(b"2" * 40)]
 
 
+def test_numbers_past_int_digit_limit_read_as_zero():
+    # int() refuses more than sys.get_int_max_str_digits() digits (4300): the lexer raised that
+    # ValueError out of the page (its text lost); such a number reads as 0, as an overflowing float does
+    huge = b"7" * 5000
+    for stream in (huge + b" 5 x", b"-" + huge + b" x", b"[(a)" + huge + b"(b)]TJ", b"(a) Tj " + huge + b" 0 Td"):
+        ops(stream)                 # no exception, in either mode
+        ops(stream, for_text=True)
+    assert ops(huge + b" 5 x") == [([0, 5], b"x")]
+    assert ops(b"[(a)" + huge + b"(b)]TJ") == [([[b"a", 0, b"b"]], b"TJ")]
+
+
 @pytest.mark.parametrize("source, value", [
     (rb"(a\nb\rc\td\be\ff)", b"a\nb\rc\td\be\ff"),
     (rb"(\(\)\\)", b"()\\"),

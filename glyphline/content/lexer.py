@@ -420,7 +420,10 @@ def _salvage_number(token: bytes) -> int | float:
         return 0
     negative = b"-" in token[: digits.start()]
     text = digits.group()
-    value: int | float = float(text) if b"." in text else int(text)
+    try:
+        value: int | float = float(text) if b"." in text else int(text)
+    except ValueError:      # more digits than int() reads (sys.get_int_max_str_digits): not a number either
+        return 0
     if value - value != 0.0:
         value = 0.0
     return -value if negative else value
