@@ -29,8 +29,11 @@ _NOT_REGULAR = rb"(?!" + _REGULAR + rb")"
 _SPLIT_WS = rb"[\t\n\x0c\r ]"   # the whitespace bytes.split() knows (not NUL)
 # at most 30 digits a side, so a fast-path float is always finite; longer ones take the slow path.
 # The fraction is an alternative with an empty one, not an optional group: sre allocates a repeat
-# record for every (...)? it enters, and a Skia page enters two a glyph.
-_PLAIN_NUMBER = rb"[+\-]?(?:\d{1,30}(?:\.\d{0,30}|)|\.\d{1,30})"
+# record for every (...)? it enters, and a Skia page enters two a glyph. Its parts are possessive
+# (as are the white space runs of the fast paths): wherever a number is read, what follows it
+# (white space, the end) cannot start with the digit or sign a shorter reading would leave, and
+# sre matches a greedy repeat's tail one nesting deeper, for the backtracking never needed here.
+_PLAIN_NUMBER = rb"[+\-]?+(?:\d{1,30}+(?:\.\d{0,30}+|)|\.\d{1,30}+)"
 _PLAIN_NAME = rb"/[^\x00-\x20\x7f-\xff()<>\[\]{}/%#]+"
 _KEYWORD_RE = rb"[^" + _WS + _DELIM + rb"+\-.0-9]" + _REGULAR + rb"*"
 # a literal string without nested parentheses, unrolled (plain bytes, then escape + plain bytes):
@@ -50,13 +53,13 @@ _TJ_INNER = _TJ_GAP + rb"(?:" + _TJ_STRING + _TJ_GAP + rb")*+"
 # possessively (++): nothing follows them to backtrack for, and a greedy + keeps every repetition's
 # state on sre's stack, regrown and copied at each match (a fifth of a Skia page's lexing).
 _GRAPHICS_OPERATOR = rb"(?:re|[mlcvyh]|[fFbB]\*?|[sSn]|W\*?|[gGkKw]|rg|RG|sc|scn|SC|SCN|[jJMi])"
-_GRAPHICS_RUN = (rb"(?:(?:(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]+){0,6}" + _GRAPHICS_OPERATOR
-                 + _NOT_REGULAR + rb"[" + _WS + rb"]*)++")
+_GRAPHICS_RUN = (rb"(?:(?:(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]++){0,6}+" + _GRAPHICS_OPERATOR
+                 + _NOT_REGULAR + rb"[" + _WS + rb"]*+)++")
 # "string Tj tx ty Td" repeated: how Chrome/Skia and others place text glyph by glyph. When
 # asked, the lexer hands a whole run over as one TEXT_RUN operation.
-_RUN_STRING = rb"(?:<[0-9A-Fa-f]*>|\(" + _STRING_BODY + rb"\))"
-_RUN_PAIR = (_RUN_STRING + rb"[" + _WS + rb"]*Tj[" + _WS + rb"]+(?>" + _PLAIN_NUMBER + rb")[" + _WS
-             + rb"]+(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]+Td" + _NOT_REGULAR + rb"[" + _WS + rb"]*")
+_RUN_STRING = rb"(?:<[0-9A-Fa-f]*+>|\(" + _STRING_BODY + rb"\))"
+_RUN_PAIR = (_RUN_STRING + rb"[" + _WS + rb"]*+Tj[" + _WS + rb"]++(?>" + _PLAIN_NUMBER + rb")[" + _WS
+             + rb"]++(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]++Td" + _NOT_REGULAR + rb"[" + _WS + rb"]*+")
 _TEXT_RUN = rb"(?:" + _RUN_PAIR + rb")++"
 TEXT_RUN = b"Tj/Td"   # operands: [[string, (tx, ty), string, (tx, ty), …]], one pair per Tj + Td
 _NEVER = rb"(?!)"
@@ -66,10 +69,12 @@ GRAPHICS_OPERATORS = frozenset(
 # One regex finds the next token. The alternatives up to show_array are fast paths that take a
 # whole common operation in one step (graphics runs and text runs in the text mode only,
 # numbers/names + operator, "(…) Tj", "<…> Tj", "[…] TJ"); the rest are single tokens.
-# Alternatives are ordered by how common they are. The operands before an operator repeat
+# Alternatives are ordered by how common they are. The white space before a token is taken
+# possessively: giving a byte of it back could only let the junk alternative take it at the very
+# end of the data, which yields nothing either. The operands before an operator repeat
 # possessively: giving one back leaves a number or a name where the operator would have to start.
 _TOKEN_PATTERN = (
-    rb"[" + _WS + rb"]*(?:"
+    rb"[" + _WS + rb"]*+(?:"
     rb"(?P<graphics>GRAPHICS)"
     rb"|(?P<text_run>TEXTRUN)"
     rb"|(?P<operation>((?:(?:" + _PLAIN_NUMBER + rb"|" + _PLAIN_NAME + rb")" + _SPLIT_WS + rb"+){0,"
