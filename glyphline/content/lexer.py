@@ -119,8 +119,8 @@ _RUN_ITEM = re.compile(
     rb"(?:<([0-9A-Fa-f]*)>|\((" + _STRING_BODY + rb")\))[" + _WS + rb"]*Tj[" + _WS + rb"]+(" + _PLAIN_NUMBER
     + rb")[" + _WS + rb"]+(" + _PLAIN_NUMBER + rb")", re.DOTALL)
 # the parts of a TJ array's inside that _TJ_INNER matched: a literal string, a hex string, a gap
-_TJ_PART = re.compile(rb"\((" + _STRING_BODY + rb")\)|<([^>]*+)>|([^(<]++)", re.DOTALL)
-_PLAIN_NUMBER_WORD = re.compile(_PLAIN_NUMBER).fullmatch
+# (compiled on first use, with _PLAIN_NUMBER alone: most documents never need them)
+_TJ_PART = rb"\((" + _STRING_BODY + rb")\)|<([^>]*+)>|([^(<]++)"
 _NUL_TO_SPACE = bytes.maketrans(b"\x00", b" ")     # NUL separates PDF tokens; bytes.split() keeps it
 _ESCAPE = re.compile(rb"\\(?:([nrtbf()\\])|([0-7]{1,3})|(\r\n?|\n)|(.))", re.DOTALL)
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
@@ -158,7 +158,8 @@ _compiled: dict[str, re.Pattern] = {}
 
 
 def _compiled_token(name: str, pattern: bytes) -> re.Pattern:
-    """A regex of the modes a text extraction rarely needs (general, with paths), compiled once, on first use."""
+    """A regex a text extraction rarely needs (the general mode, with paths, TJ arrays part by part),
+    compiled once, on first use."""
     token = _compiled.get(name)
     if token is None:
         token = _compiled[name] = re.compile(pattern, re.DOTALL)
@@ -349,7 +350,8 @@ def _tj_items_exactly(inner: bytes) -> list | None:
     """_tj_items part by part: each gap's words must be plain numbers (_PLAIN_NUMBER, as the old
     item-by-item array regex read them, so an array inside an open one is taken as before)."""
     items: list = []
-    for m in _TJ_PART.finditer(inner):
+    plain_number = _compiled_token("plain number", _PLAIN_NUMBER).fullmatch
+    for m in _compiled_token("tj part", _TJ_PART).finditer(inner):
         kind = m.lastindex
         if kind == 1:
             string = m[1]
@@ -358,7 +360,7 @@ def _tj_items_exactly(inner: bytes) -> list | None:
             items.append(_hex(m[2]))
         else:
             for word in m[3].translate(_NUL_TO_SPACE).split():
-                if _PLAIN_NUMBER_WORD(word) is None:
+                if plain_number(word) is None:
                     return None     # "1-2", "--5", ".", 31 digits: the general lexer reads it another way
                 items.append(float(word) if 0x2E in word else int(word))
     return items
