@@ -1,10 +1,14 @@
 """The content-stream lexer: exact operands for every token kind, and no exception on junk."""
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from glyphline.content import lexer
 from glyphline.content.lexer import GRAPHICS_OPERATORS, MAX_NESTING, iter_operations
 
 
@@ -35,6 +39,17 @@ def test_numbers_best_effort(token, value):
 def test_overlong_numbers_stay_finite():
     [(operands, _)] = ops(b"1" * 400 + b".5 " + b"2" * 40 + b" x")
     assert operands == [0.0, int(b"2" * 40)]
+
+
+def test_numbers_past_int_digit_limit_read_as_zero():
+    # int() refuses more than sys.get_int_max_str_digits() digits (4300): the lexer raised that
+    # ValueError out of the page (its text lost); such a number reads as 0, as an overflowing float does
+    huge = b"7" * 5000
+    for stream in (huge + b" 5 x", b"-" + huge + b" x", b"[(a)" + huge + b"(b)]TJ", b"(a) Tj " + huge + b" 0 Td"):
+        ops(stream)                 # no exception, in either mode
+        ops(stream, for_text=True)
+    assert ops(huge + b" 5 x") == [([0, 5], b"x")]
+    assert ops(b"[(a)" + huge + b"(b)]TJ") == [([[b"a", 0, b"b"]], b"TJ")]
 
 
 @pytest.mark.parametrize("source, value", [
@@ -199,6 +214,8 @@ def test_tj_arrays_read_by_split_as_the_regex_reads_them():
         b"[(a)<62>(c)]TJ": [b"a", b"b", b"c"],
         b"[(a)1<62>2(c)]TJ": [b"a", 1, b"b", 2, b"c"],
         b"[(a\\\\)1(b\\))]TJ": [b"a\\", 1, b"b)"],
+        b"[(\\034rst)-370(o\\036ce)]TJ": [b"\x1crst", -370, b"o\x1ece"],
+        b"[(a\rb)1(c\\nd)]TJ": [b"a\nb", 1, b"c\nd"],
         b"[(a)1 2(b)]TJ": [b"a", 1, 2, b"b"],
         b"[()5()]TJ": [b"", 5, b""],
         b"[<01>2<0203>-4<05>]TJ": [b"\x01", 2, b"\x02\x03", -4, b"\x05"],
@@ -233,3 +250,95 @@ def test_many_operands_without_operator():
     data = b"1 " * 100_000 + b"Td"   # (speed belongs in bench/, never in a unit test)
     [(operands, operator)] = ops(data)
     assert operator == b"Td" and len(operands) == 100_000
+
+
+def test_long_text_and_graphics_runs_come_whole():
+    # the runs repeat possessively (no backtracking state kept per pair): a run of thousands of
+    # pairs is still one TEXT_RUN, thousands of path operators still vanish, and a pair broken
+    # at the end leaves the run before it whole
+    pairs = 5000
+    stream = (b"BT " + b"0 0 m 1 1 l S 2 w " * pairs + b"<0041> Tj 5.5 0 Td " * pairs
+              + b"<0042> Tj 1 Td ET")
+    [begin, run, show, move, end] = ops(stream, for_text=True)
+    assert begin == ([], b"BT") and end == ([], b"ET")
+    assert run == ([[b"\x00A", (5.5, 0.0)] * pairs], b"Tj/Td")
+    assert show == ([b"\x00B"], b"Tj") and move == ([1], b"Td")
+
+
+# the general lexer: the text mode's regex without its TJ-array fast path, so every array is read
+# token by token ("[", strings, numbers, "]", then the TJ keyword)
+_GENERAL = re.compile(lexer._TOKEN_PATTERN.replace(b"GRAPHICS", b"(?!)", 1).replace(b"TEXTRUN", b"(?!)", 1)
+                      .replace(b"(?P<show_array>", b"(?P<show_array>(?!)", 1), re.DOTALL)
+
+
+# every operation token by token: no operands taken with their operator either
+_FAST_OPERANDS = b"{0,%d}+" % lexer.MAX_FAST_OPERANDS
+assert lexer._TOKEN_PATTERN.count(_FAST_OPERANDS) == 1
+_SINGLE_TOKENS = re.compile(lexer._TOKEN_PATTERN.replace(b"GRAPHICS", b"(?!)", 1).replace(b"TEXTRUN", b"(?!)", 1)
+                            .replace(_FAST_OPERANDS, b"{0}", 1), re.DOTALL)
+
+
+def general_ops(data: bytes) -> list:
+    return list(lexer._lex(data, 0, False, _GENERAL))
+
+
+def typed(operations: list) -> list:
+    """The operations with every operand's type, so 5 and 5.0 (and True and 1) differ."""
+    def mark(value):
+        if isinstance(value, list):
+            return [mark(item) for item in value]
+        return (value.__class__.__name__, value)
+    return [(mark(operands), operator) for operands, operator in operations]
+
+
+TJ_ITEMS = [b"(a)", b"()", b"(a\\)b)", b"(a\\\\)", b"(x\ry)", b"(a<b>)", b"(\\101)", b"(])", b"<01>", b"<>",
+            b"<0 1>", b"<123>", b"<0a0B>", b"5", b"-5", b"+5", b"5.", b".5", b"-.5", b"+.5", b"007", b"-0", b"-0.0",
+            b"1" * 30, b"1" * 31, b"1." + b"2" * 30, b"1." + b"2" * 31, b"1" * 400 + b".5", b"1-2", b"--5", b".",
+            b"-", b"+", b"1.2.3", b"5+", b"1_0", b"1e5", b"x", b"/n"]
+TJ_SEPARATORS = [b"", b"", b" ", b"\n", b"\x00", b"\t ", b"\r\n", b"\x0c", b"\x0b"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(TJ_SEPARATORS), st.sampled_from(TJ_ITEMS)), max_size=8),
+       st.sampled_from(TJ_SEPARATORS), st.sampled_from([b"", b"1 2 ", b"/a "]),
+       st.sampled_from([b"]TJ", b"] TJ", b"]\x00TJ(x)Tj", b"]TJx", b"]Tj", b"] 5 Td"]))
+def test_tj_array_fast_path_reads_as_the_general_lexer(items, last, before, after):
+    # the fast path takes an array whole when its gaps look like numbers, then reads the gaps with
+    # int()/float(), which accept what the lexer does not ("1_0", "\v5", hundreds of digits): each
+    # array must come out exactly as the general lexer reads it, or be left to it
+    stream = before + b"[" + b"".join(separator + item for separator, item in items) + last + after
+    assert typed(ops(stream, for_text=True)) == typed(general_ops(stream)), stream
+    assert typed(ops(stream)) == typed(general_ops(stream)), stream
+
+
+@pytest.mark.parametrize("gap, numbers", [
+    (b"1_0", None), (b"\x0b5", None), (b"1-2", None), (b"--5", None), (b".", None), (b"1.2.3", None), (b"1e5", None),
+    (b" 5\x006 ", [5, 6]), (b"1" * 31, [int(b"1" * 31)]), (b"9" * 400 + b".5", None),
+])
+def test_tj_array_gaps_the_fast_path_declines_or_reads_exactly(gap, numbers):
+    stream = b"[(a)" + gap + b"(b)]TJ"
+    assert typed(ops(stream, for_text=True)) == typed(general_ops(stream))
+    if numbers is not None:
+        assert ops(stream, for_text=True) == [([[b"a", *numbers, b"b"]], b"TJ")]
+
+
+def test_tj_array_inside_an_open_array_is_taken_as_before():
+    # an operator closes open arrays: a well-formed TJ array after a stray "[" is its own operand,
+    # as the fast path always took it; one with a gap the old item-by-item regex refused (31 digits)
+    # is read token by token, inside the stray array
+    assert ops(b"[ [(a)1(b)] TJ", for_text=True) == [([[], [b"a", 1, b"b"]], b"TJ")]
+    assert ops(b"[ [(a)" + b"1" * 31 + b"(b)] TJ", for_text=True) == [([[[b"a", int(b"1" * 31), b"b"]]], b"TJ")]
+
+
+@pytest.mark.parametrize("operands", [
+    b"1 " * 16, b"1 " * 17, b"1. .5 -0.25 +7 /F1 ", b"1" * 30 + b" " + b"2." + b"3" * 30 + b" ",
+    b"1" * 31 + b" ", b"1." + b"2" * 31 + b" ", b"1.2.3 ", b"--5 ", b"5\x00/F1\x00", b"/F#201 5  \r\n",
+])
+def test_operands_before_an_operator_read_as_the_general_lexer(operands):
+    # up to MAX_FAST_OPERANDS plain numbers and names come with their operator in one match (the
+    # repetition possessive, the fraction an alternative): the operands must be the ones the
+    # token-by-token reading gives, whichever way the stream is read
+    for stream in (operands + b"Td", operands + b"re f", b"[" + operands + b"] TJ"):
+        assert typed(ops(stream)) == typed(list(lexer._lex(stream, 0, False, _SINGLE_TOKENS))), stream
+        if b" f" not in stream:     # (the text mode drops path operators)
+            assert typed(ops(stream, for_text=True)) == typed(general_ops(stream)), stream

@@ -27,24 +27,40 @@ _DELIM = rb"()<>\[\]{}/%"
 _REGULAR = rb"[^" + _WS + _DELIM + rb"]"
 _NOT_REGULAR = rb"(?!" + _REGULAR + rb")"
 _SPLIT_WS = rb"[\t\n\x0c\r ]"   # the whitespace bytes.split() knows (not NUL)
-# at most 30 digits a side, so a fast-path float is always finite; longer ones take the slow path
-_PLAIN_NUMBER = rb"[+\-]?(?:\d{1,30}(?:\.\d{0,30})?|\.\d{1,30})"
+# at most 30 digits a side, so a fast-path float is always finite; longer ones take the slow path.
+# The fraction is an alternative with an empty one, not an optional group: sre allocates a repeat
+# record for every (...)? it enters, and a Skia page enters two a glyph. Its parts are possessive
+# (as are the white space runs of the fast paths): wherever a number is read, what follows it
+# (white space, the end) cannot start with the digit or sign a shorter reading would leave, and
+# sre matches a greedy repeat's tail one nesting deeper, for the backtracking never needed here.
+_PLAIN_NUMBER = rb"[+\-]?+(?:\d{1,30}+(?:\.\d{0,30}+|)|\.\d{1,30}+)"
 _PLAIN_NAME = rb"/[^\x00-\x20\x7f-\xff()<>\[\]{}/%#]+"
 _KEYWORD_RE = rb"[^" + _WS + _DELIM + rb"+\-.0-9]" + _REGULAR + rb"*"
-_ESCAPED_STRING = rb"\(((?>[^()\\]+|\\.)*+)\)"
-_TJ_ITEM_RE = rb"\((?>[^()\\]+|\\.)*+\)|<[0-9A-Fa-f" + _WS + rb"]*>|" + _PLAIN_NUMBER + _NOT_REGULAR
+# a literal string without nested parentheses, unrolled (plain bytes, then escape + plain bytes):
+# one scan for a string without escapes, where an atomic alternation re-enters once a run of bytes
+_STRING_BODY = rb"[^()\\]*+(?:\\.[^()\\]*+)*+"
+_ESCAPED_STRING = rb"\((" + _STRING_BODY + rb")\)"
+# A TJ array's inside as the show_array fast path takes it: literal strings (escapes, no bare
+# parenthesis) and hex strings, with gaps of number bytes and white space between them. Each
+# part is one possessive scan: the regex only bounds the shape, and _tj_items reads the gaps as
+# the general lexer would, or declines the array (then it is lexed token by token, from "[").
+_TJ_GAP = rb"[0-9.+\-" + _WS + rb"]*+"
+_TJ_STRING = rb"(?:\(" + _STRING_BODY + rb"\)|<[0-9A-Fa-f" + _WS + rb"]*+>)"
+_TJ_INNER = _TJ_GAP + rb"(?:" + _TJ_STRING + _TJ_GAP + rb")*+"
 
 # Operators that only draw or colour paths: text extraction skips whole runs of them inside
-# the regex when asked to, which is most of the bytes of a page with drawings.
+# the regex when asked to, which is most of the bytes of a page with drawings. Both runs repeat
+# possessively (++): nothing follows them to backtrack for, and a greedy + keeps every repetition's
+# state on sre's stack, regrown and copied at each match (a fifth of a Skia page's lexing).
 _GRAPHICS_OPERATOR = rb"(?:re|[mlcvyh]|[fFbB]\*?|[sSn]|W\*?|[gGkKw]|rg|RG|sc|scn|SC|SCN|[jJMi])"
-_GRAPHICS_RUN = (rb"(?:(?:(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]+){0,6}" + _GRAPHICS_OPERATOR
-                 + _NOT_REGULAR + rb"[" + _WS + rb"]*)+")
+_GRAPHICS_RUN = (rb"(?:(?:(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]++){0,6}+" + _GRAPHICS_OPERATOR
+                 + _NOT_REGULAR + rb"[" + _WS + rb"]*+)++")
 # "string Tj tx ty Td" repeated: how Chrome/Skia and others place text glyph by glyph. When
 # asked, the lexer hands a whole run over as one TEXT_RUN operation.
-_RUN_STRING = rb"(?:<[0-9A-Fa-f]*>|\((?>[^()\\]+|\\.)*+\))"
-_RUN_PAIR = (_RUN_STRING + rb"[" + _WS + rb"]*Tj[" + _WS + rb"]+(?>" + _PLAIN_NUMBER + rb")[" + _WS
-             + rb"]+(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]+Td" + _NOT_REGULAR + rb"[" + _WS + rb"]*")
-_TEXT_RUN = rb"(?:" + _RUN_PAIR + rb")+"
+_RUN_STRING = rb"(?:<[0-9A-Fa-f]*+>|\(" + _STRING_BODY + rb"\))"
+_RUN_PAIR = (_RUN_STRING + rb"[" + _WS + rb"]*+Tj[" + _WS + rb"]++(?>" + _PLAIN_NUMBER + rb")[" + _WS
+             + rb"]++(?>" + _PLAIN_NUMBER + rb")[" + _WS + rb"]++Td" + _NOT_REGULAR + rb"[" + _WS + rb"]*+")
+_TEXT_RUN = rb"(?:" + _RUN_PAIR + rb")++"
 TEXT_RUN = b"Tj/Td"   # operands: [[string, (tx, ty), string, (tx, ty), …]], one pair per Tj + Td
 _NEVER = rb"(?!)"
 GRAPHICS_OPERATORS = frozenset(
@@ -53,17 +69,19 @@ GRAPHICS_OPERATORS = frozenset(
 # One regex finds the next token. The alternatives up to show_array are fast paths that take a
 # whole common operation in one step (graphics runs and text runs in the text mode only,
 # numbers/names + operator, "(…) Tj", "<…> Tj", "[…] TJ"); the rest are single tokens.
-# Alternatives are ordered by how common they are.
+# Alternatives are ordered by how common they are. The white space before a token is taken
+# possessively: giving a byte of it back could only let the junk alternative take it at the very
+# end of the data, which yields nothing either. The operands before an operator repeat
+# possessively: giving one back leaves a number or a name where the operator would have to start.
 _TOKEN_PATTERN = (
-    rb"[" + _WS + rb"]*(?:"
+    rb"[" + _WS + rb"]*+(?:"
     rb"(?P<graphics>GRAPHICS)"
     rb"|(?P<text_run>TEXTRUN)"
     rb"|(?P<operation>((?:(?:" + _PLAIN_NUMBER + rb"|" + _PLAIN_NAME + rb")" + _SPLIT_WS + rb"+){0,"
-    + str(MAX_FAST_OPERANDS).encode() + rb"})(" + _KEYWORD_RE + rb"))"
+    + str(MAX_FAST_OPERANDS).encode() + rb"}+)(" + _KEYWORD_RE + rb"))"
     rb"|(?P<show>" + _ESCAPED_STRING + rb"[" + _WS + rb"]*Tj" + _NOT_REGULAR + rb")"
     rb"|(?P<show_hex><([0-9A-Fa-f]*)>[" + _WS + rb"]*Tj" + _NOT_REGULAR + rb")"
-    rb"|(?P<show_array>\[((?>[" + _WS + rb"]*(?:" + _TJ_ITEM_RE + rb"))*+)[" + _WS + rb"]*\]["
-    + _WS + rb"]*TJ" + _NOT_REGULAR + rb")"
+    rb"|(?P<show_array>\[(" + _TJ_INNER + rb")\][" + _WS + rb"]*TJ" + _NOT_REGULAR + rb")"
     rb"|(?P<number>[+\-.0-9]+)"
     rb"|(?P<string>" + _ESCAPED_STRING + rb")"
     rb"|(?P<name>/(" + _REGULAR + rb"*))"
@@ -98,10 +116,12 @@ _STRING_GROUP = _STRING + 1
 _NAME_GROUP, _HEX_GROUP = _NAME + 1, _HEX + 1
 
 _RUN_ITEM = re.compile(
-    rb"(?:<([0-9A-Fa-f]*)>|\(((?>[^()\\]+|\\.)*+)\))[" + _WS + rb"]*Tj[" + _WS + rb"]+(" + _PLAIN_NUMBER
+    rb"(?:<([0-9A-Fa-f]*)>|\((" + _STRING_BODY + rb")\))[" + _WS + rb"]*Tj[" + _WS + rb"]+(" + _PLAIN_NUMBER
     + rb")[" + _WS + rb"]+(" + _PLAIN_NUMBER + rb")", re.DOTALL)
-_TJ_ITEM = re.compile(
-    rb"\(((?>[^()\\]+|\\.)*+)\)|<([0-9A-Fa-f" + _WS + rb"]*)>|(" + _PLAIN_NUMBER + rb")", re.DOTALL)
+# the parts of a TJ array's inside that _TJ_INNER matched: a literal string, a hex string, a gap
+# (compiled on first use, with _PLAIN_NUMBER alone: most documents never need them)
+_TJ_PART = rb"\((" + _STRING_BODY + rb")\)|<([^>]*+)>|([^(<]++)"
+_NUL_TO_SPACE = bytes.maketrans(b"\x00", b" ")     # NUL separates PDF tokens; bytes.split() keeps it
 _ESCAPE = re.compile(rb"\\(?:([nrtbf()\\])|([0-7]{1,3})|(\r\n?|\n)|(.))", re.DOTALL)
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
 _STRING_SPECIAL = re.compile(rb"[()\\]")
@@ -138,7 +158,8 @@ _compiled: dict[str, re.Pattern] = {}
 
 
 def _compiled_token(name: str, pattern: bytes) -> re.Pattern:
-    """A regex of the modes a text extraction rarely needs (general, with paths), compiled once, on first use."""
+    """A regex a text extraction rarely needs (the general mode, with paths, TJ arrays part by part),
+    compiled once, on first use."""
     token = _compiled.get(name)
     if token is None:
         token = _compiled[name] = re.compile(pattern, re.DOTALL)
@@ -221,10 +242,21 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
             operands = []
             continue
         elif kind == _SHOW_ARRAY:
+            # inside an open array/dict only an array the old item-by-item regex took is taken
+            # whole (closing what is open); any other array is read from its "[" token by token
+            items = _tj_items(m[_SHOW_ARRAY_GROUP]) if not containers else _tj_items_exactly(m[_SHOW_ARRAY_GROUP])
+            if items is None:
+                pos = m.start(_SHOW_ARRAY) + 1
+                if len(containers) >= MAX_NESTING:
+                    ignored_opens += 1
+                else:
+                    containers.append([])
+                    container_is_dict.append(False)
+                continue
             if containers:
                 operands.append(_close_all(containers, container_is_dict))
                 ignored_opens = 0
-            operands.append(_tj_items(m[_SHOW_ARRAY_GROUP]))
+            operands.append(items)
             if image_dictionary:
                 return operands, _TJ, pos
             yield operands, _TJ
@@ -293,34 +325,44 @@ def _text_run_items(run: bytes) -> list:
     return items
 
 
-def _tj_items(inner: bytes) -> list:
-    """The elements of a TJ array the fast path matched: strings, hex strings, numbers."""
-    if 0x5C not in inner and 0x0D not in inner:     # no escape or CR: strings are their bytes
-        # the usual arrays alternate a string and a number: split at the string delimiters
-        if 0x28 not in inner:   # hex strings only (LibreOffice: "<01>2<0203>-4<05>")
-            items = _alternating(inner.replace(b">", b"<").split(b"<"), unhexlify)
-        else:                   # literal strings (pdfTeX: "(W)83(ord)-333(T)"; a hex string fails the numbers)
-            items = _alternating(inner.replace(b")", b"(").split(b"("), None)
-        if items is not None:
-            return items
-    found = _TJ_ITEM.findall(inner)
-    if 0x5C not in inner and 0x0D not in inner:     # no escape or CR: one comprehension
-        try:
-            return [(float(number) if 0x2E in number else int(number)) if number
-                    else unhexlify(hex_digits) if hex_digits else string
-                    for string, hex_digits, number in found]
-        except ValueError:      # a hex string with whitespace or an odd digit count
-            pass
-    items = []
-    for string, hex_digits, number in found:
-        if number:
-            items.append(float(number) if 0x2E in number else int(number))
-        elif hex_digits:
-            items.append(_hex(hex_digits))
-        elif 0x5C in string or 0x0D in string:
-            items.append(_unescape(string))
+def _tj_items(inner: bytes) -> list | None:
+    """The elements of a TJ array the fast path matched (_TJ_INNER): strings, hex strings and
+    numbers, as the general lexer reads them token by token; None when it would read them as
+    anything but one array of such items (a gap that is not numbers)."""
+    # the usual arrays alternate a string and a number: split at the string delimiters
+    if 0x28 not in inner:       # hex strings only (LibreOffice: "<01>2<0203>-4<05>")
+        items = _alternating(inner.replace(b">", b"<").split(b"<"), unhexlify)
+    elif 0x5C not in inner and 0x0D not in inner:   # literal strings, no escape or CR: strings are their bytes
+        # (pdfTeX: "(W)83(ord)-333(T)"; a hex string fails the numbers)
+        items = _alternating(inner.replace(b")", b"(").split(b"("), None)
+    elif b"\\(" not in inner and b"\\)" not in inner:
+        # escapes, but none before a parenthesis: each one still delimits a string (pdfTeX's
+        # ligatures, "(\\034rst)"), and each string is unescaped
+        items = _alternating(inner.replace(b")", b"(").split(b"("), _unescape)
+    else:
+        items = None
+    if items is not None:
+        return items
+    return _tj_items_exactly(inner)
+
+
+def _tj_items_exactly(inner: bytes) -> list | None:
+    """_tj_items part by part: each gap's words must be plain numbers (_PLAIN_NUMBER, as the old
+    item-by-item array regex read them, so an array inside an open one is taken as before)."""
+    items: list = []
+    plain_number = _compiled_token("plain number", _PLAIN_NUMBER).fullmatch
+    for m in _compiled_token("tj part", _TJ_PART).finditer(inner):
+        kind = m.lastindex
+        if kind == 1:
+            string = m[1]
+            items.append(_unescape(string) if 0x5C in string or 0x0D in string else string)
+        elif kind == 2:
+            items.append(_hex(m[2]))
         else:
-            items.append(string)
+            for word in m[3].translate(_NUL_TO_SPACE).split():
+                if plain_number(word) is None:
+                    return None     # "1-2", "--5", ".", 31 digits: the general lexer reads it another way
+                items.append(float(word) if 0x2E in word else int(word))
     return items
 
 
@@ -335,9 +377,14 @@ def _alternating(parts: list[bytes], convert) -> list | None:
     try:
         items[::2] = parts[1::2] if convert is None else map(convert, parts[1::2])
         try:
-            items[1::2] = map(int, numbers)     # int() reads one number with white space around it, no more
+            # int() reads one number with white space around it, no more; a gap holds number bytes and
+            # PDF white space only (_TJ_GAP), so int()'s extras ("_", \v) never reach it and NUL fails it
+            items[1::2] = map(int, numbers)
         except ValueError:  # a number with a decimal point (or no number)
-            items[1::2] = [float(number) if 0x2E in number else int(number) for number in numbers]
+            values = [float(number) if 0x2E in number else int(number) for number in numbers]
+            if any([value - value for value in values]):   # inf (hundreds of digits): _number reads 0.0
+                return None
+            items[1::2] = values
     except ValueError:      # not one number between two strings, or a hex string with white space or an odd digit count
         return None
     return items
@@ -380,7 +427,10 @@ def _salvage_number(token: bytes) -> int | float:
         return 0
     negative = b"-" in token[: digits.start()]
     text = digits.group()
-    value: int | float = float(text) if b"." in text else int(text)
+    try:
+        value: int | float = float(text) if b"." in text else int(text)
+    except ValueError:      # more digits than int() reads (sys.get_int_max_str_digits): not a number either
+        return 0
     if value - value != 0.0:
         value = 0.0
     return -value if negative else value
