@@ -243,3 +243,18 @@ def test_the_top_character_stands_for_max_against_every_script_limit(text):
     from glyphline.layout.scripts import FIRST_COMBINING, FIRST_RTL
     for limit in (FIRST_COMBINING, FIRST_RTL):
         assert (_upright._top_char(text) >= limit) == (max(text) >= limit)
+
+
+@pytest.mark.parametrize("ys", [(50.0,) * 5, (50.0, 50.0, 51.5, 50.0, 50.0), (50.0, 51.5, 51.5, 51.5, 51.5)])
+def test_a_run_on_one_or_two_baselines_held_by_distinct_y_objects_is_laid_out_alike(ys):
+    # upright_segments asks whether a run's baselines differ by counting its first y (identity
+    # first) before reading min and max: equal values in distinct float objects are one baseline,
+    # a glyph a little off it (within the line tolerance) gives the run its pieces
+    def g(text, x, y):
+        return Glyph(text, x, float(str(y)), x + 5.0, float(str(y)), 5.0, 1.0, 0.0, 12.0, 2.5, 10.0, "F")
+    glyphs = [g(t, 5.0 * k, y) for k, (t, y) in enumerate(zip("words", ys))]
+    glyphs += [g(t, 200.0 + 5.0 * k, 50.0) for k, t in enumerate("apart")]
+    fast, general = _on_and_off(build_segments, glyphs)
+    assert fast == general
+    fast, general = _on_and_off(_layout, glyphs)
+    assert fast == general

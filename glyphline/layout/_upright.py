@@ -215,7 +215,9 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
         run = _RangeRun((a, b), v, height, size, xs, ends, columns)
         if b - a > 1:
             run_ys = ys[a:b]
-            if min(run_ys) != max(run_ys):   # baselines differ inside the run (_stream_runs)
+            # baselines differ inside the run (_stream_runs): most runs repeat one y object, so
+            # count (identity first) rules that out before min and max read every value
+            if run_ys.count(run_ys[0]) != b - a and min(run_ys) != max(run_ys):
                 run.parts = baseline_pieces(xs[a:b], ends[a:b], run_ys, run_sizes[a:b])
         runs.append(run)
     segments: list[Segment] = []
