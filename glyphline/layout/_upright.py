@@ -163,18 +163,18 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
                  in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
                  if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
                          and size * draw_back <= u - pe <= gap * (size if size < ps else ps))]
-        cuts = [i for i in maybe
-                if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= tol * (units[i] if units[i] > units[i - 1]
-                                                                                 else units[i - 1]))
-                        and back * run_sizes[i] <= xs[i] - ends[i - 1]
-                        <= gap * (run_sizes[i] if run_sizes[i] < run_sizes[i - 1] else run_sizes[i - 1]))]
     else:   # one font on the page: the same limits for every glyph
-        across, low, high = tol * units[0], back * run_sizes[0], gap * run_sizes[0]
+        across, high = tol * units[0], gap * run_sizes[0]
         step_back = run_sizes[0] * draw_back
         maybe = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
                  if not ((v == pv or abs(v - pv) <= across) and step_back <= u - pe <= high)]
-        cuts = [i for i in maybe
-                if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= across) and low <= xs[i] - ends[i - 1] <= high)]
+    # the candidates tested again with the step back of _stream_runs (with one font every limit
+    # here is the same product as across and high above, so one test serves both branches)
+    cuts = [i for i in maybe
+            if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= tol * (units[i] if units[i] > units[i - 1]
+                                                                             else units[i - 1]))
+                    and back * run_sizes[i] <= xs[i] - ends[i - 1]
+                    <= gap * (run_sizes[i] if run_sizes[i] < run_sizes[i - 1] else run_sizes[i - 1]))]
     # the glyphs that repeat one of the two before them close by (fake bold), if any
     repeats = _close_repeats(texts, xs, ys, ends, sizes)
     # a glyph drawn back over the glyphs before it, repeating neither, starts a run (_stream_runs)
