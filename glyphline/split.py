@@ -68,7 +68,8 @@ class SplitExtraction:
 
     def finish(self) -> Result:
         """The document-wide passes over every selected page (each must be analysed or added)."""
-        if self.missing():
-            raise KeyError(self.missing()[0])
+        missing = self.missing()
+        if missing:
+            raise KeyError(missing[0])
         self.feed()
         return self._passes.finish(self._selection_warnings)
