@@ -21,7 +21,7 @@ from ..glyph import VERTICAL, DropLog, Glyph
 from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text, drop_stray_spaces
 from .lines import HORIZONTAL, Segment, build_segments
-from .model import WORD_SIZE, WORD_TEXT, WORD_X0, WORD_X1, WORD_Y0, WORD_Y1, AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
+from .model import WORD_SIZE, WORD_TEXT, AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
 from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
                          line_pitches, split_paragraphs)
 
@@ -479,8 +479,7 @@ def _row_of_lines(rows: list[Block]) -> Block:
             words = row.cells[c] if c < len(row.cells) else []
             if words:
                 cell.extend(words)
-                lines.append(Line(words=list(words), x0=min(map(WORD_X0, words)), y0=min(map(WORD_Y0, words)),
-                                  x1=max(map(WORD_X1, words)), y1=max(map(WORD_Y1, words))))
+                lines.append(Line.of_words(list(words)))
         cells.append(cell)
     first = rows[0]
     return replace(first, lines=lines, cells=cells, x0=min(r.x0 for r in rows), y0=min(r.y0 for r in rows),
@@ -540,12 +539,7 @@ def _model_line(t: TextLine, tags: Mapping[int, Tag] | None = None) -> Line:
     else:
         words = t.words
     first = t.glyphs[0]
-    return Line(
-        words=words,
-        x0=min(map(WORD_X0, words)), y0=min(map(WORD_Y0, words)),
-        x1=max(map(WORD_X1, words)), y1=max(map(WORD_Y1, words)),
-        dx=first.dx, dy=first.dy, space_after=t.glyphs[-1].text.isspace(),
-    )
+    return Line.of_words(words, dx=first.dx, dy=first.dy, space_after=t.glyphs[-1].text.isspace())
 
 
 def _mark_running(blocks: list[Block], page_height: float) -> None:

@@ -60,6 +60,11 @@ new_word = tuple.__new__
 WORD_DEFAULTS = tuple(Word._field_defaults[name] for name in Word._fields[Word._fields.index("flags") + 1:])
 
 
+def words_box(words: list[Word]) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) around words: a line's or a cell's."""
+    return (min(map(WORD_X0, words)), min(map(WORD_Y0, words)), max(map(WORD_X1, words)), max(map(WORD_Y1, words)))
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     words: list[Word]
@@ -70,6 +75,11 @@ class Line:
     dx: float = 1.0      # writing direction of the line
     dy: float = 0.0
     space_after: bool = False   # ends in a whitespace glyph: its writer put a word space at the break
+
+    @classmethod
+    def of_words(cls, words: list[Word], **extras: Any) -> Line:
+        """A line around its words (extras: direction, space_after)."""
+        return cls(words, *words_box(words), **extras)
 
     @property
     def text(self) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..structure import BLOCK_ROLES, Tag
-from .model import Block, Line, Word
+from .model import Block, Line, Word, words_box
 
 HEADING_ROLES = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6, "H": 1, "Title": 1}
 LIST_ROLES = frozenset({"L", "LI", "Lbl", "LBody"})
@@ -180,8 +180,8 @@ def _group_block(group: _Group, line_boxes: dict[int, Line]) -> Block:
 
 
 def _line(box: Line, words: list[Word]) -> Line:
-    return replace(box, words=words, x0=min(w.x0 for w in words), y0=min(w.y0 for w in words),
-                   x1=max(w.x1 for w in words), y1=max(w.y1 for w in words))
+    x0, y0, x1, y1 = words_box(words)
+    return replace(box, words=words, x0=x0, y0=y0, x1=x1, y1=y1)
 
 
 def _table_rows(group: _Group, table: int) -> list[Block]:
@@ -189,8 +189,7 @@ def _table_rows(group: _Group, table: int) -> list[Block]:
     for cells in sorted(group.cells.values(), key=lambda row: min(_first_order(cell) for cell in row.values())):
         cells = dict(sorted(cells.items(), key=lambda item: _first_order(item[1])))
         words = [w for cell in cells.values() for w in cell]
-        line = Line(words=words, x0=min(w.x0 for w in words), y0=min(w.y0 for w in words),
-                    x1=max(w.x1 for w in words), y1=max(w.y1 for w in words))
+        line = Line.of_words(words)
         header = all(key in group.header_rows for key in cells)
         kind = "table_header" if header and not rows else "table_row"
         rows.append(Block(lines=[line], x0=line.x0, y0=line.y0, x1=line.x1, y1=line.y1, tag=group.tag, tagged=1.0,
