@@ -228,3 +228,26 @@ def test_level_text_runs_match_the_general_path(cm, tm, crop, monkeypatch):
     fast = _read(data, True, monkeypatch)
     assert len(fast[0]) == ROWS * 20 if crop is None else len(fast[0]) < ROWS * 20
     assert fast == _read(data, False, monkeypatch)
+
+
+@pytest.mark.parametrize("limit", [interpreter.MAX_PLACED_CODES, 2])
+def test_the_per_glyph_loops_read_the_tables_plain_dict(limit, monkeypatch):
+    """The per-glyph loops subscript a placement table's `rows`, a plain dict (CPython
+    specialises that subscript, not the subclass's): it holds exactly what the table placed,
+    and a code missing from it (met first, or past a full table) is placed by the table; the
+    glyphs are those of the general path, in a Tj, a TJ, a Skia run, one-byte and two-byte."""
+    monkeypatch.setattr(interpreter, "MAX_PLACED_CODES", limit)
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    run = b"\n".join(b"<%02X> Tj 6.5 0 Td" % (0x61 + k % 5) for k in range(12))
+    b.page(b"BT /T1 11 Tf 72 700 Td (Hello) Tj [(Wor) -200 (ld) 300 (Hello)] TJ 0 -14 Td " + run
+           + b" ET BT /CH 11 Tf 72 600 Td <00410042> Tj [<0043> -50 <00410001>] TJ ET", fonts=fonts)
+    data = b.build()
+    document = glyphline.open(data)
+    glyphs = document.page(0).glyphs
+    assert "".join(g.text for g in glyphs).startswith("HelloWorldHelloabcdeabcdeab")
+    tables = [table for _font, table in document._placements.values()]
+    assert len(tables) == 2
+    for table in tables:
+        assert table.rows.__class__ is dict and table.rows == dict(table) and len(table.rows) <= limit
+    assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
