@@ -251,3 +251,25 @@ def test_the_per_glyph_loops_read_the_tables_plain_dict(limit, monkeypatch):
     for table in tables:
         assert table.rows.__class__ is dict and table.rows == dict(table) and len(table.rows) <= limit
     assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
+
+
+@pytest.mark.parametrize("array", [b"[(Wor) -200 (ld) 300.5 (He) 0 (llo)]", b"[(Hello)]", b"[-500 (Hello) 20 (x)]",
+                                   b"[(Hello) 20 30 (x)]", b"[(Hello) 20 (x) 40]", b"[(He) true (llo) 2 (x)]",
+                                   b"[(He) /N (llo)]", b"[(He) [1] (llo)]", b"[(Hel) (lo)]", b"[]"])
+@pytest.mark.parametrize("font", [b"T1", b"CH"])
+def test_tj_arrays_of_every_shape_match_the_general_path(array, font, monkeypatch):
+    """show() reads a TJ of strings and numbers in turn (a Tj, pdfTeX, LibreOffice) in a loop of
+    its own, the type of every item told up front; any other shape (a number first or last, two
+    in a row, strings side by side, a boolean, a name or an array among them) in the general
+    loop: the glyphs, pen and Tm after are the general path's, bit for bit."""
+    if font == b"CH":
+        array = array.replace(b"(Wor)", b"<00410042>").replace(b"(Hello)", b"<0043>").replace(b"(He)", b"<0041>")
+        array = array.replace(b"(ld)", b"<00420041>").replace(b"(llo)", b"<0042>").replace(b"(x)", b"<0041>")
+        array = array.replace(b"(Hel)", b"<0043>").replace(b"(lo)", b"<0041>")
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    b.page(b"BT /%s 11 Tf 72 700 Td %s TJ (z) Tj 2 Tc %s TJ <41> Tj ET" % (font, array, array), fonts=fonts)
+    data = b.build()
+    fast = _read(data, True, monkeypatch)
+    assert (fast[0] or array == b"[]") and fast == _read(data, False, monkeypatch)
+

@@ -119,6 +119,8 @@ class _PlacementTable(dict):
         return placed
 _unpack = struct.unpack
 _second = itemgetter(1)
+_BYTES_TYPE = frozenset((bytes,))
+_NUMBER_TYPES = frozenset((int, float))   # a TJ number (a bool is not one: show() skips it)
 
 
 def _run_line_origin(move, te: float, tf: float, tm, ctm, rise_x: float, rise_y: float):
@@ -662,8 +664,16 @@ class _Interpreter:
         # a level baseline: y + 0.0 could flip the sign of a zero y, and a Td moves the line
         level = FAST_PATHS and b == 0.0 and y != 0.0 and not (len(items) > 1 and items[1].__class__ is tuple)
         charged = False                              # the whole text charged up front
+        alternating = False                          # a string, then a number and a string in turn
         if level and placements is not None and span is None:
-            strings = [item for item in items if item.__class__ is bytes]
+            # a Tj, and the TJ arrays of pdfTeX and LibreOffice: told by the items' types in C,
+            # so neither the charge nor the loop below asks each item what it is
+            strings = items[::2]
+            numbers = items[1::2]
+            alternating = (len(items) & 1 == 1 and _BYTES_TYPE >= set(map(type, strings))
+                           and _NUMBER_TYPES >= set(map(type, numbers)))
+            if not alternating:
+                strings = [item for item in items if item.__class__ is bytes]
             charged = code_bytes == 1 or not any([len(string) & 1 for string in strings])
             if charged:
                 budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
@@ -680,40 +690,33 @@ class _Interpreter:
         whole = level and placements is not None and span is None
         pen_low = pen_high = x
         try:
-            if charged:
+            if alternating and charged:
                 # the usual text (level baseline, read through the table, charged whole, no
-                # /ActualText): the loop below without its per-string and per-glyph tests
+                # /ActualText, strings and numbers in turn): the loop below without its per-item,
+                # per-string and per-glyph tests
                 one_byte = code_bytes == 1
                 rows = placements.rows
-                for item in items:
-                    kind = item.__class__
-                    if kind is bytes:
-                        if x < pen_low:
-                            pen_low = x
-                        for code in (item if one_byte else _codes(item, 2)):
-                            try:
-                                text, width_x, _, move, move_x, _, advance = rows[code]
-                            except KeyError:         # a code met first: placed by the table
-                                text, width_x, _, move, move_x, _, advance = placements[code]
-                            if text:
-                                placed.append(new(Glyph, (text, x, y, x + width_x, y, advance,
-                                                          dx, dy, height, descent, em, name, flags, mcid)))
-                            elif text is None:
-                                undecodable += 1
-                            pen += move
-                            x += move_x
-                        if x > pen_high:
-                            pen_high = x
-                    elif kind is int or kind is float:
-                        shift = -item * THOUSANDTH * scale
+                for number, item in zip([None, *numbers], strings):   # the number before each string
+                    if number is not None:
+                        shift = -number * THOUSANDTH * scale
                         pen += shift
                         x += shift * a
-                    elif kind is tuple:              # (a text run is never level: as below, for safety)
-                        if line is None:
-                            te, tf = self.tlm[4:]
-                        te, tf, x, y = _run_line_origin(item, te, tf, self.tm, self.ctm, rise_x, rise_y)
-                        line = True
-                        pen = 0.0
+                    if x < pen_low:
+                        pen_low = x
+                    for code in (item if one_byte else _codes(item, 2)):
+                        try:
+                            text, width_x, _, move, move_x, _, advance = rows[code]
+                        except KeyError:             # a code met first: placed by the table
+                            text, width_x, _, move, move_x, _, advance = placements[code]
+                        if text:
+                            placed.append(new(Glyph, (text, x, y, x + width_x, y, advance,
+                                                      dx, dy, height, descent, em, name, flags, mcid)))
+                        elif text is None:
+                            undecodable += 1
+                        pen += move
+                        x += move_x
+                    if x > pen_high:
+                        pen_high = x
                 items = ()                           # all shown
             for item in items:
                 if item.__class__ is not bytes:
