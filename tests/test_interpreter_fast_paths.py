@@ -273,3 +273,34 @@ def test_tj_arrays_of_every_shape_match_the_general_path(array, font, monkeypatc
     fast = _read(data, True, monkeypatch)
     assert (fast[0] or array == b"[]") and fast == _read(data, False, monkeypatch)
 
+
+def test_a_text_state_met_again_reuses_its_setup(monkeypatch):
+    """Each line in its own q BT … ET Q (LibreOffice, Chromium) drops show()'s TextSetup; a
+    state met before on the page is looked up, not derived again, and a new size, Tc, Tm or
+    CTM is a new state."""
+    calls = []
+    derive = interpreter._Interpreter.horizontal_setup
+    monkeypatch.setattr(interpreter._Interpreter, "horizontal_setup",
+                        lambda machine, font: calls.append(font) or derive(machine, font))
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    line = b"q BT /T1 11 Tf 72 %d Td (Hello) Tj ET Q"
+    b.page(b"\n".join([line % 700, line % 680, line % 660, line.replace(b"11 Tf", b"12 Tf") % 640,
+                       line.replace(b"BT", b"BT 1 Tc") % 620, line.replace(b"BT", b"BT 2 0 0 1 72 600 Tm") % 0,
+                       line.replace(b"q", b"q 1 0 0 1 0 -5 cm") % 580, line.replace(b"q", b"q 2 0 0 2 0 0 cm") % 280]),
+           fonts=fonts)
+    glyphs = glyphline.open(b.build()).page(0).glyphs
+    assert len(glyphs) == 8 * 5
+    assert len(calls) == 5    # 11 pt (the first three lines and the one moved by cm), 12 pt, Tc, Tm, scaled CTM
+
+
+@pytest.mark.parametrize("seed", range(0, PAGES, 7))
+def test_remembered_setups_give_the_glyphs_of_setups_derived_anew(seed, monkeypatch):
+    data = random_page(seed)
+    remembered = _read(data, True, monkeypatch)
+
+    def no_key(*_numbers):
+        raise TypeError("derive every setup")
+
+    monkeypatch.setattr(interpreter, "_SETUP_KEY", no_key)
+    assert remembered == _read(data, True, monkeypatch)

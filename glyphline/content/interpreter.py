@@ -41,6 +41,7 @@ _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/n
 _EVERYWHERE = (-math.inf, -math.inf, math.inf, math.inf)   # the clip window of a page shown unclipped
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
 MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
+MAX_REMEMBERED_SETUPS = 1024    # show()'s derived text states a page keeps (q BT … ET Q per line recomputes one)
 # The fast paths (placement tables, show()'s level baselines, op_show_run) on; False sends every
 # string through its font's decode() and place() char by char in show(), the reference they must
 # equal glyph for glyph (tests/test_interpreter_fast_paths.py). Read as text is shown.
@@ -51,6 +52,7 @@ _INVISIBLE_MODES = (3, 7)       # text render modes that paint nothing (OCR laye
 _BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
 _new_glyph = tuple.__new__      # Glyph(...) without the Python-level __new__: one call less per glyph
 _PLACEMENT_KEY = struct.Struct("9d").pack   # exact floats: 0.0 and -0.0 are different text states
+_SETUP_KEY = struct.Struct("13d").pack      # the same for TextSetup's numbers: Tm, CTM (linear parts), text state
 
 
 class TextSetup(NamedTuple):
@@ -271,6 +273,7 @@ class _Interpreter:
         self.tm = IDENTITY
         self.tlm = IDENTITY
         self.setup: TextSetup | None = None   # show()'s derived values; None whenever an input changes
+        self.setups: dict = {}            # every input of a TextSetup → it, for a state met again (_horizontal_setup)
         self.saved: list[tuple] = []
         self.ignored_saves = 0
         self.marked: list[tuple] = []     # (mcid before, span started here or None, page's out if hidden)
@@ -617,13 +620,29 @@ class _Interpreter:
         self.op_show((string,))
 
     def _horizontal_setup(self) -> TextSetup | None:
-        """show()'s derived text state, or None when there is no font or it writes vertically."""
+        """show()'s derived text state, or None when there is no font or it writes vertically.
+        A state met before on the page (each line in its own q BT … ET Q) is looked up, not
+        derived again: the key holds every input of horizontal_setup (the font by id: the setup
+        keeps its decode(), so the font lives as long as the entry)."""
         setup = self.setup
         if setup is None:
             font = self.font
             if font is None or font.vertical:
                 return None
-            setup = self.setup = self.horizontal_setup(font)
+            try:
+                key = (id(font), _SETUP_KEY(*self.tm[:4], *self.ctm[:4], self.font_size, self.h_scale,
+                                            self.char_spacing, self.word_spacing, self.rise),
+                       self.render_mode, self.mcid, self.form_flag)
+            except (struct.error, TypeError):   # not plain numbers: derived every time, as before
+                setup = self.setup = self.horizontal_setup(font)
+                return setup
+            setup = self.setups.get(key)
+            if setup is None:
+                setup = self.horizontal_setup(font)
+                if len(self.setups) >= MAX_REMEMBERED_SETUPS:
+                    self.setups.clear()
+                self.setups[key] = setup
+            self.setup = setup
         return setup
 
     def _pen_origin(self, rise_x: float, rise_y: float) -> tuple[float, float]:
