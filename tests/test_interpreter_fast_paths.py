@@ -228,3 +228,79 @@ def test_level_text_runs_match_the_general_path(cm, tm, crop, monkeypatch):
     fast = _read(data, True, monkeypatch)
     assert len(fast[0]) == ROWS * 20 if crop is None else len(fast[0]) < ROWS * 20
     assert fast == _read(data, False, monkeypatch)
+
+
+@pytest.mark.parametrize("limit", [interpreter.MAX_PLACED_CODES, 2])
+def test_the_per_glyph_loops_read_the_tables_plain_dict(limit, monkeypatch):
+    """The per-glyph loops subscript a placement table's `rows`, a plain dict (CPython
+    specialises that subscript, not the subclass's): it holds exactly what the table placed,
+    and a code missing from it (met first, or past a full table) is placed by the table; the
+    glyphs are those of the general path, in a Tj, a TJ, a Skia run, one-byte and two-byte."""
+    monkeypatch.setattr(interpreter, "MAX_PLACED_CODES", limit)
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    run = b"\n".join(b"<%02X> Tj 6.5 0 Td" % (0x61 + k % 5) for k in range(12))
+    b.page(b"BT /T1 11 Tf 72 700 Td (Hello) Tj [(Wor) -200 (ld) 300 (Hello)] TJ 0 -14 Td " + run
+           + b" ET BT /CH 11 Tf 72 600 Td <00410042> Tj [<0043> -50 <00410001>] TJ ET", fonts=fonts)
+    data = b.build()
+    document = glyphline.open(data)
+    glyphs = document.page(0).glyphs
+    assert "".join(g.text for g in glyphs).startswith("HelloWorldHelloabcdeabcdeab")
+    tables = [table for _font, table in document._placements.values()]
+    assert len(tables) == 2
+    for table in tables:
+        assert table.rows.__class__ is dict and table.rows == dict(table) and len(table.rows) <= limit
+    assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
+
+
+@pytest.mark.parametrize("array", [b"[(Wor) -200 (ld) 300.5 (He) 0 (llo)]", b"[(Hello)]", b"[-500 (Hello) 20 (x)]",
+                                   b"[(Hello) 20 30 (x)]", b"[(Hello) 20 (x) 40]", b"[(He) true (llo) 2 (x)]",
+                                   b"[(He) /N (llo)]", b"[(He) [1] (llo)]", b"[(Hel) (lo)]", b"[]"])
+@pytest.mark.parametrize("font", [b"T1", b"CH"])
+def test_tj_arrays_of_every_shape_match_the_general_path(array, font, monkeypatch):
+    """show() reads a TJ of strings and numbers in turn (a Tj, pdfTeX, LibreOffice) in a loop of
+    its own, the type of every item told up front; any other shape (a number first or last, two
+    in a row, strings side by side, a boolean, a name or an array among them) in the general
+    loop: the glyphs, pen and Tm after are the general path's, bit for bit."""
+    if font == b"CH":
+        array = array.replace(b"(Wor)", b"<00410042>").replace(b"(Hello)", b"<0043>").replace(b"(He)", b"<0041>")
+        array = array.replace(b"(ld)", b"<00420041>").replace(b"(llo)", b"<0042>").replace(b"(x)", b"<0041>")
+        array = array.replace(b"(Hel)", b"<0043>").replace(b"(lo)", b"<0041>")
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    b.page(b"BT /%s 11 Tf 72 700 Td %s TJ (z) Tj 2 Tc %s TJ <41> Tj ET" % (font, array, array), fonts=fonts)
+    data = b.build()
+    fast = _read(data, True, monkeypatch)
+    assert (fast[0] or array == b"[]") and fast == _read(data, False, monkeypatch)
+
+
+def test_a_text_state_met_again_reuses_its_setup(monkeypatch):
+    """Each line in its own q BT … ET Q (LibreOffice, Chromium) drops show()'s TextSetup; a
+    state met before on the page is looked up, not derived again, and a new size, Tc, Tm or
+    CTM is a new state."""
+    calls = []
+    derive = interpreter._Interpreter.horizontal_setup
+    monkeypatch.setattr(interpreter._Interpreter, "horizontal_setup",
+                        lambda machine, font: calls.append(font) or derive(machine, font))
+    b = PdfBuilder()
+    fonts = _fonts(b)
+    line = b"q BT /T1 11 Tf 72 %d Td (Hello) Tj ET Q"
+    b.page(b"\n".join([line % 700, line % 680, line % 660, line.replace(b"11 Tf", b"12 Tf") % 640,
+                       line.replace(b"BT", b"BT 1 Tc") % 620, line.replace(b"BT", b"BT 2 0 0 1 72 600 Tm") % 0,
+                       line.replace(b"q", b"q 1 0 0 1 0 -5 cm") % 580, line.replace(b"q", b"q 2 0 0 2 0 0 cm") % 280]),
+           fonts=fonts)
+    glyphs = glyphline.open(b.build()).page(0).glyphs
+    assert len(glyphs) == 8 * 5
+    assert len(calls) == 5    # 11 pt (the first three lines and the one moved by cm), 12 pt, Tc, Tm, scaled CTM
+
+
+@pytest.mark.parametrize("seed", range(0, PAGES, 7))
+def test_remembered_setups_give_the_glyphs_of_setups_derived_anew(seed, monkeypatch):
+    data = random_page(seed)
+    remembered = _read(data, True, monkeypatch)
+
+    def no_key(*_numbers):
+        raise TypeError("derive every setup")
+
+    monkeypatch.setattr(interpreter, "_SETUP_KEY", no_key)
+    assert remembered == _read(data, True, monkeypatch)

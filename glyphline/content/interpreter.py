@@ -41,6 +41,7 @@ _HUGE = 1e300                   # beyond this a coordinate is garbage (and inf/n
 _EVERYWHERE = (-math.inf, -math.inf, math.inf, math.inf)   # the clip window of a page shown unclipped
 MAX_PLACED_CODES = 65_536       # codes whose placement a page remembers per font and text state
 MAX_PLACEMENT_STATES = 4096     # text states remembered per page; a page of ever-new sizes starts over
+MAX_REMEMBERED_SETUPS = 1024    # show()'s derived text states a page keeps (q BT … ET Q per line recomputes one)
 # The fast paths (placement tables, show()'s level baselines, op_show_run) on; False sends every
 # string through its font's decode() and place() char by char in show(), the reference they must
 # equal glyph for glyph (tests/test_interpreter_fast_paths.py). Read as text is shown.
@@ -51,6 +52,7 @@ _INVISIBLE_MODES = (3, 7)       # text render modes that paint nothing (OCR laye
 _BUDGET_ERRORS = (PageBudgetExceeded, BudgetExceeded)
 _new_glyph = tuple.__new__      # Glyph(...) without the Python-level __new__: one call less per glyph
 _PLACEMENT_KEY = struct.Struct("9d").pack   # exact floats: 0.0 and -0.0 are different text states
+_SETUP_KEY = struct.Struct("13d").pack      # the same for TextSetup's numbers: Tm, CTM (linear parts), text state
 
 
 class TextSetup(NamedTuple):
@@ -87,13 +89,18 @@ class _PlacementTable(dict):
 
     It also keeps the range of what it has handed out: the least pen move along x and the
     least and greatest font advance along x. With no move backwards, a string's glyph origins
-    lie between the pen before and after it, and emit() can clip the string as a whole."""
+    lie between the pen before and after it, and emit() can clip the string as a whole.
 
-    __slots__ = ("state", "char_of", "least_move_x", "least_width_x", "greatest_width_x")
+    `rows` holds the same placements in a plain dict, for the per-glyph loops: CPython
+    specialises a subscript of an exact dict only (~200 instructions a glyph less than this
+    subclass's); they fall back on table[code] for a code not placed yet."""
+
+    __slots__ = ("state", "char_of", "rows", "least_move_x", "least_width_x", "greatest_width_x")
 
     def __init__(self, state: tuple, char_of):
         super().__init__()
         self.state = state
+        self.rows: dict = {}
         self.char_of = char_of
         self.least_move_x = self.least_width_x = math.inf
         self.greatest_width_x = -math.inf
@@ -110,10 +117,12 @@ class _PlacementTable(dict):
         if width_x > self.greatest_width_x:
             self.greatest_width_x = width_x
         if len(self) < MAX_PLACED_CODES:
-            self[code] = placed
+            self[code] = self.rows[code] = placed
         return placed
 _unpack = struct.unpack
 _second = itemgetter(1)
+_BYTES_TYPE = frozenset((bytes,))
+_NUMBER_TYPES = frozenset((int, float))   # a TJ number (a bool is not one: show() skips it)
 
 
 def _run_line_origin(move, te: float, tf: float, tm, ctm, rise_x: float, rise_y: float):
@@ -264,6 +273,7 @@ class _Interpreter:
         self.tm = IDENTITY
         self.tlm = IDENTITY
         self.setup: TextSetup | None = None   # show()'s derived values; None whenever an input changes
+        self.setups: dict = {}            # every input of a TextSetup → it, for a state met again (_horizontal_setup)
         self.saved: list[tuple] = []
         self.ignored_saves = 0
         self.marked: list[tuple] = []     # (mcid before, span started here or None, page's out if hidden)
@@ -555,9 +565,13 @@ class _Interpreter:
         # the pen's y never changes and each Td only moves te (the terms dropped below are zeros)
         level = tb == 0.0 and cb == 0.0 and cc == 0.0 and y != 0.0 and not any(map(_second, moves))
         try:
+            rows = placements.rows
             if level:
                 for code, (move_x, _) in zip(codes, moves):
-                    text, width_x, _, _, _, _, advance = placements[code]
+                    try:
+                        text, width_x, _, _, _, _, advance = rows[code]
+                    except KeyError:                 # a code met first: placed by the table
+                        text, width_x, _, _, _, _, advance = placements[code]
                     if text:
                         placed.append(new(Glyph, (text, x, y, x + width_x, y, advance,
                                                   dx, dy, height, descent, em, name, flags, mcid)))
@@ -567,7 +581,10 @@ class _Interpreter:
                     x = te * ca + ce + rise_x
                 moves = ()                               # all shown
             for code, (move_x, move_y) in zip(codes, moves):
-                text, width_x, width_y, _, _, _, advance = placements[code]
+                try:
+                    text, width_x, width_y, _, _, _, advance = rows[code]
+                except KeyError:
+                    text, width_x, width_y, _, _, _, advance = placements[code]
                 if text:
                     placed.append(new(Glyph, (text, x, y, x + width_x, y + width_y, advance,
                                               dx, dy, height, descent, em, name, flags, mcid)))
@@ -603,13 +620,29 @@ class _Interpreter:
         self.op_show((string,))
 
     def _horizontal_setup(self) -> TextSetup | None:
-        """show()'s derived text state, or None when there is no font or it writes vertically."""
+        """show()'s derived text state, or None when there is no font or it writes vertically.
+        A state met before on the page (each line in its own q BT … ET Q) is looked up, not
+        derived again: the key holds every input of horizontal_setup (the font by id: the setup
+        keeps its decode(), so the font lives as long as the entry)."""
         setup = self.setup
         if setup is None:
             font = self.font
             if font is None or font.vertical:
                 return None
-            setup = self.setup = self.horizontal_setup(font)
+            try:
+                key = (id(font), _SETUP_KEY(*self.tm[:4], *self.ctm[:4], self.font_size, self.h_scale,
+                                            self.char_spacing, self.word_spacing, self.rise),
+                       self.render_mode, self.mcid, self.form_flag)
+            except (struct.error, TypeError):   # not plain numbers: derived every time, as before
+                setup = self.setup = self.horizontal_setup(font)
+                return setup
+            setup = self.setups.get(key)
+            if setup is None:
+                setup = self.horizontal_setup(font)
+                if len(self.setups) >= MAX_REMEMBERED_SETUPS:
+                    self.setups.clear()
+                self.setups[key] = setup
+            self.setup = setup
         return setup
 
     def _pen_origin(self, rise_x: float, rise_y: float) -> tuple[float, float]:
@@ -650,8 +683,16 @@ class _Interpreter:
         # a level baseline: y + 0.0 could flip the sign of a zero y, and a Td moves the line
         level = FAST_PATHS and b == 0.0 and y != 0.0 and not (len(items) > 1 and items[1].__class__ is tuple)
         charged = False                              # the whole text charged up front
+        alternating = False                          # a string, then a number and a string in turn
         if level and placements is not None and span is None:
-            strings = [item for item in items if item.__class__ is bytes]
+            # a Tj, and the TJ arrays of pdfTeX and LibreOffice: told by the items' types in C,
+            # so neither the charge nor the loop below asks each item what it is
+            strings = items[::2]
+            numbers = items[1::2]
+            alternating = (len(items) & 1 == 1 and _BYTES_TYPE >= set(map(type, strings))
+                           and _NUMBER_TYPES >= set(map(type, numbers)))
+            if not alternating:
+                strings = [item for item in items if item.__class__ is bytes]
             charged = code_bytes == 1 or not any([len(string) & 1 for string in strings])
             if charged:
                 budget.charge_glyphs(sum(map(len, strings)) >> (code_bytes != 1))
@@ -668,36 +709,33 @@ class _Interpreter:
         whole = level and placements is not None and span is None
         pen_low = pen_high = x
         try:
-            if charged:
+            if alternating and charged:
                 # the usual text (level baseline, read through the table, charged whole, no
-                # /ActualText): the loop below without its per-string and per-glyph tests
+                # /ActualText, strings and numbers in turn): the loop below without its per-item,
+                # per-string and per-glyph tests
                 one_byte = code_bytes == 1
-                for item in items:
-                    kind = item.__class__
-                    if kind is bytes:
-                        if x < pen_low:
-                            pen_low = x
-                        for code in (item if one_byte else _codes(item, 2)):
-                            text, width_x, _, move, move_x, _, advance = placements[code]
-                            if text:
-                                placed.append(new(Glyph, (text, x, y, x + width_x, y, advance,
-                                                          dx, dy, height, descent, em, name, flags, mcid)))
-                            elif text is None:
-                                undecodable += 1
-                            pen += move
-                            x += move_x
-                        if x > pen_high:
-                            pen_high = x
-                    elif kind is int or kind is float:
-                        shift = -item * THOUSANDTH * scale
+                rows = placements.rows
+                for number, item in zip([None, *numbers], strings):   # the number before each string
+                    if number is not None:
+                        shift = -number * THOUSANDTH * scale
                         pen += shift
                         x += shift * a
-                    elif kind is tuple:              # (a text run is never level: as below, for safety)
-                        if line is None:
-                            te, tf = self.tlm[4:]
-                        te, tf, x, y = _run_line_origin(item, te, tf, self.tm, self.ctm, rise_x, rise_y)
-                        line = True
-                        pen = 0.0
+                    if x < pen_low:
+                        pen_low = x
+                    for code in (item if one_byte else _codes(item, 2)):
+                        try:
+                            text, width_x, _, move, move_x, _, advance = rows[code]
+                        except KeyError:             # a code met first: placed by the table
+                            text, width_x, _, move, move_x, _, advance = placements[code]
+                        if text:
+                            placed.append(new(Glyph, (text, x, y, x + width_x, y, advance,
+                                                      dx, dy, height, descent, em, name, flags, mcid)))
+                        elif text is None:
+                            undecodable += 1
+                        pen += move
+                        x += move_x
+                    if x > pen_high:
+                        pen_high = x
                 items = ()                           # all shown
             for item in items:
                 if item.__class__ is not bytes:
