@@ -270,10 +270,11 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
 
 
 def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
-                    metrics, repeats: list[int], more_columns: tuple, dropped: DropLog | None = None) -> list[Segment]:
+                    metrics, repeats: bool, more_columns: tuple, dropped: DropLog | None = None) -> list[Segment]:
     """_finish for a merged run of upright glyphs given as index ranges of the page's columns.
     more_columns: the indices where the font (height, size, descent) changes, end_xs, fonts
-    and flags."""
+    and flags; repeats: does some glyph on the page repeat one of the two before it close by
+    (_close_repeat)."""
     if len(ranges) == 1 and not repeats:
         # the usual line: one stream run in one font, in order along the line, with sizes (so
         # its gaps passed the gutter test in stream order): one segment, from slices
