@@ -129,3 +129,20 @@ def test_a_string_across_the_crop_edge_is_split_between_the_text_and_the_list():
     for page in json.loads(extract_text(b.build(), mode="json", inspect=True).text)["pages"]:
         kept, left_out = "".join(_words(page)), _dropped(page, "outside_crop")
         assert kept and left_out and kept + left_out == "Straddling"
+
+
+def test_letters_drawn_twice_each_inside_one_line_are_dropped_as_fake_bold():
+    # fake bold letter by letter (each glyph shown again 0.3 pt right of it before the next, at
+    # Helvetica's widths): each copy steps back over the glyph before it, within the repeat step
+    # of the fast path
+    b = PdfBuilder()
+    font = b.font_type1("Helvetica")
+    doubled, x = b"", 72.0
+    for c, width in zip(b"Heavy", (722, 556, 556, 500, 500)):
+        doubled += b"1 0 0 1 %g 700 Tm (%s) Tj 1 0 0 1 %g 700 Tm (%s) Tj " % (x, bytes([c]), x + 0.3, bytes([c]))
+        x += width * 12 / 1000
+    b.page(b"BT /F1 12 Tf " + doubled + b"ET " + _line(b"plain text after it", 72, 680),
+           fonts={"F1": font})
+    page = json.loads(extract_text(b.build(), mode="json", inspect=True).text)["pages"][0]
+    assert _words(page)[:1] == ["Heavy"]
+    assert _dropped(page, "duplicate") == "Heavy"

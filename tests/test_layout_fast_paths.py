@@ -258,3 +258,58 @@ def test_a_run_on_one_or_two_baselines_held_by_distinct_y_objects_is_laid_out_al
     assert fast == general
     fast, general = _on_and_off(_layout, glyphs)
     assert fast == general
+
+
+def _close_repeat_everywhere(texts, xs, ys, ends, sizes) -> bool:
+    """_close_repeat's question asked of every glyph (what it answered before it read the steps)."""
+    from glyphline.layout.cleanup import duplicate_limit
+    for i in range(1, len(texts)):
+        for step in (1, 2):
+            if i >= step and texts[i] == texts[i - step]:
+                limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
+                if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
+                    return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_close_repeats_are_found_from_the_short_steps_alone(seed):
+    # _close_repeat looks only next to the glyphs that step at most REPEAT_STEP_EM of the page's
+    # largest size from the glyph before them: on random lines (narrow, point and wide glyphs,
+    # steps back, sizes of zero and below, copies one and two glyphs on) it answers as the
+    # question asked of every glyph does
+    rng = random.Random(seed)
+    for _ in range(2000):
+        n = rng.randint(1, 8)
+        size = rng.choice([10.0, 1.0, 0.0, -3.0])
+        sizes = [rng.choice([size, size, 5.0, 20.0]) for _ in range(n)]
+        xs, x = [], 0.0
+        for _ in range(n):
+            x += rng.choice([0.0, 0.5, 1.0, 2.0, 3.0, 6.0, -1.0, -6.0, rng.uniform(-3.0, 8.0)])
+            xs.append(x)
+        ends = [u + rng.choice([0.0, 0.3, 1.0, 5.0, rng.uniform(0.0, 8.0)]) for u in xs]
+        ys = [rng.choice([0.0, 0.0, 0.5, 3.0]) for _ in range(n)]
+        texts = [rng.choice("ab") for _ in range(n)]
+        largest = max(sizes)
+        near = _upright.REPEAT_STEP_EM * largest if largest > 0 else 0.0
+        steps = [i for i in range(1, n) if xs[i] - xs[i - 1] <= near]
+        assert _upright._close_repeat(texts, xs, ys, ends, sizes, steps) == \
+            _close_repeat_everywhere(texts, xs, ys, ends, sizes)
+
+
+@pytest.mark.parametrize("copy_step", [0.3, 1.0, 1.9, 2.1])
+@pytest.mark.parametrize("after", [1, 2])
+def test_a_copy_drawn_one_or_two_glyphs_on_near_the_repeat_step_is_laid_out_alike(copy_step, after):
+    # a narrow glyph ("i", 1 pt wide at 10 pt: duplicate_limit 0.5 pt) copied one or two glyphs
+    # after it, a little right of it: the copy, or the glyph before it, steps less than
+    # REPEAT_STEP_EM (2 pt) from the glyph before it, so upright_segments finds the repeat
+    def g(text, x, width):
+        return Glyph(text, x, 50.0, x + width, 50.0, width, 1.0, 0.0, 12.0, 2.5, 10.0, "F")
+    glyphs = [g("w", 0.0, 7.0), g("i", 7.0, 1.0)]
+    if after == 2:
+        glyphs.append(g("l", 8.0, 1.0))
+    glyphs += [g("i", 7.0 + copy_step * 0.25, 1.0)] + [g(t, 20.0 + 5.0 * k, 5.0) for k, t in enumerate("nd")]
+    fast, general = _on_and_off(build_segments, glyphs)
+    assert fast == general
+    fast, general = _on_and_off(_layout, glyphs)
+    assert fast == general

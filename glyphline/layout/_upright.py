@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..glyph import TEXT_RISE, VERTICAL, DropLog, Glyph
 from . import blocks   # (partly initialised when lines.py imports this module: read at call time)
-from .cleanup import drop_duplicates, duplicate_limit, whitespace_indices
+from .cleanup import DUPLICATE_MAX_DISTANCE_EM, drop_duplicates, duplicate_limit, whitespace_indices
 from .lines import (HORIZONTAL, LINE_TOLERANCE_HEIGHTS, MAX_BACKTRACK_EM, OVERDRAW_EM, SCRIPT_RISE_EM, late_marks,
                     SEGMENT_GAP_EM, Segment, _merge_runs, _Run, baseline_pieces, box_descent, box_height,
                     box_height_of, overdraws, raised_script, text_unit, text_unit_of)
@@ -41,6 +41,11 @@ FAST_PATHS = True
 # compared with here (str.isascii reads a flag of the string; max reads every character)
 ASCII_TOP = "\x7f"
 assert ASCII_TOP < FIRST_COMBINING and ASCII_TOP < FIRST_RTL
+
+# A copy of a glyph lies within cleanup.duplicate_limit of it, at most DUPLICATE_MAX_DISTANCE_EM
+# of its size: a glyph that steps further than this from the glyph before it repeats neither of
+# the two before it, unless the one before it stepped at most half as far (_close_repeat)
+REPEAT_STEP_EM = DUPLICATE_MAX_DISTANCE_EM
 
 
 class UprightColumns(NamedTuple):
@@ -158,16 +163,21 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     # glyph failing the first test with the step back of the second (OVERDRAW_EM < MAX_BACKTRACK_EM,
     # so its limit is the tighter) may fail either, and only those are tested again for each
     tol, back, gap, draw_back = LINE_TOLERANCE_HEIGHTS, -MAX_BACKTRACK_EM, SEGMENT_GAP_EM, -OVERDRAW_EM
+    # the same pass gathers the glyphs whose step from the glyph before them is within
+    # REPEAT_STEP_EM of the page's largest size: only next to those can a glyph repeat one of the
+    # two before it (see _close_repeat)
+    largest = max([key[1] for key in table])
+    near = REPEAT_STEP_EM * largest if largest > 0 else 0.0
     if changes:
-        maybe = [i for i, v, pv, h, ph, u, pe, size, ps
-                 in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes)
+        maybe = [i for i, v, pv, h, ph, u, pe, size, ps, pu
+                 in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes, xs)
                  if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                         and size * draw_back <= u - pe <= gap * (size if size < ps else ps))]
+                         and size * draw_back <= u - pe <= gap * (size if size < ps else ps) and u - pu > near)]
     else:   # one font on the page: the same limits for every glyph
         across, high = tol * units[0], gap * run_sizes[0]
         step_back = run_sizes[0] * draw_back
-        maybe = [i for i, v, pv, u, pe in zip(range(1, n), ys[1:], ys, xs[1:], ends)
-                 if not ((v == pv or abs(v - pv) <= across) and step_back <= u - pe <= high)]
+        maybe = [i for i, v, pv, u, pe, pu in zip(range(1, n), ys[1:], ys, xs[1:], ends, xs)
+                 if not ((v == pv or abs(v - pv) <= across) and step_back <= u - pe <= high and u - pu > near)]
     # the candidates tested again with the step back of _stream_runs (with one font every limit
     # here is the same product as across and high above, so one test serves both branches)
     cuts = [i for i in maybe
@@ -175,8 +185,8 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
                                                                              else units[i - 1]))
                     and back * run_sizes[i] <= xs[i] - ends[i - 1]
                     <= gap * (run_sizes[i] if run_sizes[i] < run_sizes[i - 1] else run_sizes[i - 1]))]
-    # the glyphs that repeat one of the two before them close by (fake bold), if any
-    repeats = _close_repeats(texts, xs, ys, ends, sizes)
+    # does some glyph repeat one of the two before it close by (fake bold)?
+    repeats = _close_repeat(texts, xs, ys, ends, sizes, [i for i in maybe if xs[i] - xs[i - 1] <= near])
     # a glyph drawn back over the glyphs before it, repeating neither, starts a run (_stream_runs)
     over = [i for i in maybe if xs[i] - ends[i - 1] < run_sizes[i] * draw_back]
     if over:
@@ -233,17 +243,22 @@ def _changes_inside(changes: list[int], a: int, b: int) -> bool:
     return i < len(changes) and changes[i] < b
 
 
-def _close_repeats(texts, xs, ys, ends, sizes) -> list[int]:
-    """Indices of glyphs with the text of the glyph one or two before them in stream order,
-    within its duplicate_limit: the only places a line drawn in stream order can hold a
-    duplicate (see _may_repeat)."""
-    out = []
-    for step in (1, 2):
-        for i in compress(range(step, len(texts)), map(eq, texts[step:], texts)):
-            limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
-            if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
-                out.append(i)
-    return out
+def _close_repeat(texts, xs, ys, ends, sizes, steps: list[int]) -> bool:
+    """Does some glyph have the text of the glyph one or two before it in stream order, within
+    its duplicate_limit: the only places a line drawn in stream order can hold a duplicate (see
+    _may_repeat)? `steps`: the glyphs whose step from the glyph before them is at most
+    REPEAT_STEP_EM of the page's largest size (of 0 when no size is positive). A copy lies within
+    duplicate_limit <= REPEAT_STEP_EM sizes of its original, so a glyph one step after its
+    original is in `steps`, and of the two steps from a glyph two after its original, one is at
+    most half that: the glyph or the one before it is in `steps`."""
+    n = len(texts)
+    for k in steps:
+        for i, step in ((k, 1), (k, 2), (k + 1, 2)):
+            if step <= i < n and texts[i] == texts[i - step]:
+                limit = duplicate_limit(sizes[i], ends[i - step] - xs[i - step])
+                if abs(xs[i - step] - xs[i]) <= limit and abs(ys[i - step] - ys[i]) <= limit:
+                    return True
+    return False
 
 
 def _upright_metrics(height: float, size: float, descent: float) -> tuple[float, float, float, float]:
@@ -255,10 +270,11 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
 
 
 def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
-                    metrics, repeats: list[int], more_columns: tuple, dropped: DropLog | None = None) -> list[Segment]:
+                    metrics, repeats: bool, more_columns: tuple, dropped: DropLog | None = None) -> list[Segment]:
     """_finish for a merged run of upright glyphs given as index ranges of the page's columns.
     more_columns: the indices where the font (height, size, descent) changes, end_xs, fonts
-    and flags."""
+    and flags; repeats: does some glyph on the page repeat one of the two before it close by
+    (_close_repeat)."""
     if len(ranges) == 1 and not repeats:
         # the usual line: one stream run in one font, in order along the line, with sizes (so
         # its gaps passed the gutter test in stream order): one segment, from slices
