@@ -261,18 +261,6 @@ def _plain_box(value: Any, boxes: dict) -> Any:
     return value
 
 
-def _forget_page_dictionaries(reader, records: list[_PageRecord]) -> None:
-    """Let pypdf's cache go of every page dictionary the page-tree walk read: a page's is read
-    again when the page is (~2 KB a page otherwise held from the opening to the end). Not those in
-    an object stream: pypdf reads one object of a stream by parsing (and caching) every object of
-    it that it does not hold, so they would all come back with the first page, at the cost of the stream."""
-    in_streams = getattr(reader, "xref_objStm", None) or {}
-    for record in records:
-        ref = record._obj
-        if type(ref).__name__ != "IndirectObject" or ref.generation != 0 or ref.idnum not in in_streams:
-            record.forget(reader)
-
-
 def _cache_key(ref) -> tuple[int, int]:
     """The key pypdf's resolved-object cache (reader.resolved_objects) files a reference under."""
     return (ref.generation, ref.idnum)
@@ -714,10 +702,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
         try:
             root = resolve(reader.trailer.get("/Root"))
             pages_root = root.get("/Pages") if hasattr(root, "get") else None
-            repairs = len(warnings)
             records = _walk_page_tree(pages_root, limits)
-            if len(warnings) == repairs:   # a page dictionary read again would repeat its repairs' warnings
-                _forget_page_dictionaries(reader, records)
         except DamagedPDF as exc:
             if filter_failures:   # the page tree sat in a stream nothing could decode: say which filter
                 raise DamagedPDF(f"{exc.reason} ({filter_failures[0]})") from exc

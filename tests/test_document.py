@@ -130,12 +130,11 @@ def test_a_read_page_lets_go_of_its_dictionary_and_resources_and_reads_them_agai
     assert text_of(doc.page(0)) == "page 1"   # read again from the file
 
 
-def test_the_opening_keeps_no_page_dictionary_and_a_small_record_a_page():
-    """The page-tree walk reads every page dictionary; it lets pypdf's cache go of them at once
-    (a page's is read again when the page is), so an 800-page document does not hold 800 of them
-    until each page's turn. A page's record keeps its reference, its attributes without a
-    dictionary, and its box as one tuple of floats shared by the pages with the same box; a
-    /Resources named by one page is not counted, and a page without warnings keeps no list."""
+def test_the_opening_keeps_a_small_record_a_page():
+    """A page's record keeps the reference its /Kids entry names it by (its dictionary stays in
+    pypdf's cache only until the page is read), its attributes without a dictionary, and its box
+    as one tuple of floats shared by the pages with the same box; a /Resources named by one page
+    is not counted, and a page without warnings keeps no list."""
     b = PdfBuilder()
     font = mono_font(b)
     shared = b.add({"Font": {"F1": font}})
@@ -144,7 +143,6 @@ def test_the_opening_keeps_no_page_dictionary_and_a_small_record_a_page():
             for n, res in enumerate([own, shared, shared], 1)]
     doc = glyphline.open(b.build())
     cache = doc._reader.resolved_objects
-    assert not any((0, ref.num) in cache for ref in refs)
     records = doc._records
     assert all(type(record._obj).__name__ == "IndirectObject" for record in records)
     assert not hasattr(records[0], "__dict__")
@@ -153,19 +151,8 @@ def test_the_opening_keeps_no_page_dictionary_and_a_small_record_a_page():
     assert list(doc._resource_users.values()) == [2]   # the shared one alone
     assert [text_of(doc.page(i)) for i in range(3)] == ["page 1", "page 2", "page 3"]
     assert doc.page(0).width == 612 and doc._page_warnings == {}
+    assert not any((0, ref.num) in cache for ref in refs[:2])   # read and let go
     assert not hasattr(glyphline.extract_text(b.build()).pages[0], "__dict__")   # PageResult: slots
-
-
-def test_page_dictionaries_in_an_object_stream_stay_cached_at_the_opening():
-    """pypdf reads an object of an object stream by parsing every object of the stream it does not
-    hold: page dictionaries let go after the walk would all come back with the first page, the
-    stream parsed once more. Those stay; the text is the same."""
-    b = PdfBuilder()
-    font = mono_font(b)
-    refs = [b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font}) for n in (1, 2)]
-    doc = glyphline.open(b.build(object_streams=True))
-    assert all((0, ref.num) in doc._reader.resolved_objects for ref in refs)
-    assert [text_of(doc.page(i)) for i in range(2)] == ["page 1", "page 2"]
 
 
 def test_the_file_s_bytes_are_held_once():
