@@ -172,13 +172,21 @@ def viewer_matrix(box, rotation: int) -> tuple:
 
 
 class _PageRecord:
-    """A leaf of the page tree with its inherited attributes already resolved."""
+    """A leaf of the page tree with its inherited attributes already resolved. One is kept for
+    every page of the document, so it holds the page's reference (the one its /Kids entry names)
+    rather than its dictionary, and boxes as tuples of floats shared by the pages with the same one."""
 
-    __slots__ = ("_obj", "attrs")
+    __slots__ = ("_obj", "resources", "media_box", "crop_box", "rotate")   # no dictionary a page
 
     def __init__(self, obj, attrs: dict):
         self._obj = obj
-        self.attrs = attrs
+        self.resources, self.media_box, self.crop_box, self.rotate = map(attrs.get, INHERITABLE)
+
+    @property
+    def attrs(self) -> dict:
+        """The inherited attributes present, by name (INHERITABLE)."""
+        values = (self.resources, self.media_box, self.crop_box, self.rotate)
+        return {name: value for name, value in zip(INHERITABLE, values) if value is not None}
 
     @property
     def obj(self):
@@ -190,23 +198,26 @@ class _PageRecord:
         """Let pypdf's object cache go of the page dictionary (its names, references and boxes,
         ~2 KB) and keep only its reference: a long document would otherwise keep every page's."""
         obj = self._obj
-        ref = getattr(obj, "indirect_reference", None)
+        ref = obj if type(obj).__name__ == "IndirectObject" else getattr(obj, "indirect_reference", None)
         cache = getattr(reader, "resolved_objects", None)
         if type(ref).__name__ != "IndirectObject" or getattr(ref, "pdf", None) is not reader or not isinstance(cache, dict):
             return
         key = _cache_key(ref)
-        if cache.get(key) is obj:   # the dictionary pypdf gives for that reference: it can give it again
+        # the dictionary pypdf gives for that reference: it can give it again
+        if ref is obj and hasattr(cache.get(key), "get") or cache.get(key) is obj:
             del cache[key]
             self._obj = ref
 
 
 def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
-    """Depth-first over /Kids with our own cycle and depth checks (hostile trees fail up front)."""
+    """Depth-first over /Kids with our own cycle and depth checks (hostile trees fail up front).
+    A page reached by reference is recorded by that reference (see _PageRecord)."""
     pages: list[_PageRecord] = []
     if root is None:
         raise DamagedPDF("the document has no page tree (/Root /Pages is missing)")
     stack = [(root, {}, 0, ())]
     visits = 0
+    boxes: dict[tuple[float, ...], tuple[float, ...]] = {}
     while stack:
         node_ref, inherited, depth, ancestors = stack.pop()
         visits += 1
@@ -230,11 +241,24 @@ def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
         if node_type == "/Page" or not isinstance(kids, list):
             if node_type == "/Pages" and not isinstance(kids, list):
                 continue  # an empty intermediate node
-            pages.append(_PageRecord(node, attrs))
+            for name in ("/MediaBox", "/CropBox"):
+                if name in attrs:
+                    attrs[name] = _plain_box(attrs[name], boxes)
+            pages.append(_PageRecord(node_ref if type(node_ref).__name__ == "IndirectObject" else node, attrs))
             continue
         for kid in reversed(kids):
             stack.append((kid, attrs, depth + 1, ancestors + (key,)))
     return pages
+
+
+def _plain_box(value: Any, boxes: dict) -> Any:
+    """A box written as a direct array of four direct numbers, as the tuple of their floats (all
+    _rectangle reads of it), one tuple for every page with the same box; anything else as it is."""
+    if isinstance(value, list) and len(value) == 4 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        box = tuple(map(float, value))
+        return boxes.setdefault(box, box)
+    return value
 
 
 def _cache_key(ref) -> tuple[int, int]:
@@ -243,14 +267,16 @@ def _cache_key(ref) -> tuple[int, int]:
 
 
 def _resource_users(records: list[_PageRecord]) -> dict[tuple[int, int], int]:
-    """How many pages name each /Resources dictionary they reach by reference (pypdf's cache key)."""
+    """How many pages name each /Resources dictionary they reach by reference (pypdf's cache key),
+    for the dictionaries shared by several pages: one named by a single page (the usual) is not
+    listed (a long document would keep a key a page)."""
     users: dict[tuple[int, int], int] = {}
     for record in records:
-        ref = record.attrs.get("/Resources")
+        ref = record.resources
         if type(ref).__name__ == "IndirectObject":
             key = _cache_key(ref)
             users[key] = users.get(key, 0) + 1
-    return users
+    return {key: count for key, count in users.items() if count > 1}
 
 
 def _object_key(ref) -> Any:
@@ -266,12 +292,11 @@ class Page:
         self._document = document
         self._record = record
         self.number = index + 1
-        attrs = record.attrs
-        media = _rectangle(attrs.get("/MediaBox")) or DEFAULT_MEDIA_BOX
-        crop = _rectangle(attrs.get("/CropBox"))
+        media = _rectangle(record.media_box) or DEFAULT_MEDIA_BOX
+        crop = _rectangle(record.crop_box)
         box = _intersect(crop, media) if crop else None
         self.box = box or media                       # visible box in user space
-        rotation = int(_number(attrs.get("/Rotate"), 0)) % 360
+        rotation = int(_number(record.rotate, 0)) % 360
         self.rotation = rotation - rotation % 90      # only multiples of 90 are meaningful
         w, h = self.box[2] - self.box[0], self.box[3] - self.box[1]
         self.width, self.height = (h, w) if self.rotation in (90, 270) else (w, h)
@@ -285,7 +310,8 @@ class Page:
         self._ocr = None
         self._drawing = None
         # warnings outlive the Page object: pypdf repairs a stream once, so a re-interpretation would not see it again
-        self._warnings: list[str] = document._page_warnings.setdefault(index, [])
+        # (Document._finish keeps a page's list once it has any: most pages have none)
+        self._warnings: list[str] = document._page_warnings.get(index) or []
 
     @property
     def glyphs(self) -> list[Glyph]:
@@ -396,7 +422,7 @@ class Document:
         # a page lives while the caller holds it: iterating an 800-page document keeps one page's glyphs, not all
         self._pages: weakref.WeakValueDictionary[int, Page] = weakref.WeakValueDictionary()
         self._page_warnings: dict[int, list[str]] = {}
-        self._interpreted: set[int] = set()
+        self._interpreted = bytearray(len(records))   # 1 at the index of each page interpreted once
         self._recognised: dict[int, Page] = {}   # pages read by OCR stay alive: recognising one again would cost seconds
         self._fonts = FontCache(limits, self._read_stream)
         self._font_reports: dict = {}   # font key → filter failures met loading it, told on every page using it
@@ -487,8 +513,8 @@ class Document:
     def _interpret(self, page: Page) -> list[Glyph]:
         glyphs: list[Glyph] = []
         # a page interpreted again (its Page object was dropped) keeps the warnings of the first time
-        warnings = [] if page.number in self._interpreted else page._warnings
-        self._interpreted.add(page.number)
+        warnings = [] if self._interpreted[page.number - 1] else page._warnings
+        self._interpreted[page.number - 1] = 1
 
         def report(message: str) -> None:
             if message not in warnings and len(warnings) < MAX_PAGE_WARNINGS:
@@ -519,7 +545,7 @@ class Document:
             source_input = PageInput(
                 number=page.number, obj=page._record.obj, matrix=viewer_matrix(page.box, page.rotation), env=env,
                 content=lambda: self._content_bytes(page, env),
-                resources=lambda: resolve(page._record.attrs.get("/Resources")), acroform=self._form,
+                resources=lambda: resolve(page._record.resources), acroform=self._form,
                 ocr=self.ocr,
             )
             for source in self.sources:   # each isolated: a failure in one does not cost the others
@@ -542,14 +568,17 @@ class Document:
         """Let pypdf's object cache go of the page's /Resources (a few KB a page) once every page
         naming it is read: a long document would otherwise keep every page's. A page read again
         (laid out with the document's statistics) or a form naming it reads it from the file again."""
-        ref = page._record.attrs.get("/Resources")
+        ref = page._record.resources
         if type(ref).__name__ != "IndirectObject":
             return
         key = _cache_key(ref)
-        users = self._resource_users.get(key, 0) - 1
-        self._resource_users[key] = users
+        users = self._resource_users.get(key, 1) - 1   # not listed: this page's alone
+        if users > 0:
+            self._resource_users[key] = users
+            return
+        self._resource_users.pop(key, None)
         cache = getattr(self._reader, "resolved_objects", None)
-        if users <= 0 and isinstance(cache, dict):
+        if isinstance(cache, dict):
             cache.pop(key, None)
 
     def _finish(self, page: Page, env: PageEnv, glyphs: list[Glyph]) -> list[Glyph]:
@@ -567,6 +596,8 @@ class Document:
         if env.undecodable:
             warnings.append(warning("unmapped-glyphs", count=env.undecodable, page=page.number))
         del warnings[MAX_PAGE_WARNINGS:]
+        if warnings and warnings is page._warnings:   # the first interpretation's, kept for a page read again
+            self._page_warnings[page.number - 1] = warnings
         return glyphs
 
     def _optional_content(self):

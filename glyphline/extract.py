@@ -45,7 +45,7 @@ ProgressCallback = Callable[[int, int], Any]
 CancelSignal = Any  # a callable returning True to stop, or an object with is_set() (threading.Event)
 
 
-@dataclass
+@dataclass(slots=True)   # one is kept for every page of a long document: no dictionary each
 class PageResult:
     number: int                 # 1-based page number in the document
     text: str                   # the page rendered in the requested mode (the page's JSON object in json mode)

@@ -130,6 +130,31 @@ def test_a_read_page_lets_go_of_its_dictionary_and_resources_and_reads_them_agai
     assert text_of(doc.page(0)) == "page 1"   # read again from the file
 
 
+def test_the_opening_keeps_a_small_record_a_page():
+    """A page's record keeps the reference its /Kids entry names it by (its dictionary stays in
+    pypdf's cache only until the page is read), its attributes without a dictionary, and its box
+    as one tuple of floats shared by the pages with the same box; a /Resources named by one page
+    is not counted, and a page without warnings keeps no list."""
+    b = PdfBuilder()
+    font = mono_font(b)
+    shared = b.add({"Font": {"F1": font}})
+    own = b.add({"Font": {"F1": font}})
+    refs = [b.page(line(b"page %d" % n, 72, 700), extra={"Resources": res, "MediaBox": [0, 0, 612.0, 792]})
+            for n, res in enumerate([own, shared, shared], 1)]
+    doc = glyphline.open(b.build())
+    cache = doc._reader.resolved_objects
+    records = doc._records
+    assert all(type(record._obj).__name__ == "IndirectObject" for record in records)
+    assert not hasattr(records[0], "__dict__")
+    assert records[0].media_box == (0.0, 0.0, 612.0, 792.0) and records[0].media_box is records[2].media_box
+    assert records[0].attrs["/MediaBox"] == (0.0, 0.0, 612.0, 792.0) and "/CropBox" not in records[0].attrs
+    assert list(doc._resource_users.values()) == [2]   # the shared one alone
+    assert [text_of(doc.page(i)) for i in range(3)] == ["page 1", "page 2", "page 3"]
+    assert doc.page(0).width == 612 and doc._page_warnings == {}
+    assert not any((0, ref.num) in cache for ref in refs[:2])   # read and let go
+    assert not hasattr(glyphline.extract_text(b.build()).pages[0], "__dict__")   # PageResult: slots
+
+
 def test_the_file_s_bytes_are_held_once():
     """pypdf sizes its stream with getbuffer(), which made the BytesIO over the file's bytes copy
     them: a long file was held twice for the whole extraction. The reader's stream shares them."""

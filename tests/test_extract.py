@@ -526,13 +526,13 @@ def test_a_reflowed_page_waiting_for_the_vocabulary_keeps_a_record_per_run_not_p
 @needs_pipeline
 def test_the_statistics_of_a_long_document_are_kept_folded_not_a_record_per_page():
     """Every page's line pitches are kept for the pages short of evidence of their own, folded into
-    one array of doubles per size bucket (layout.add_evidence), not a dictionary of float objects a
-    page; the short page is laid out with the same document statistics."""
-    from array import array
-
+    one histogram per size bucket (layout.add_evidence: each distinct pitch once, with how many
+    times it was met), not every step of every page; the short page is laid out with the same
+    document statistics, and the pitch from the counts is the same float as from the steps."""
     from glyphline.document import open as open_document
     from glyphline.extract import DocumentPasses, _analyse
     from glyphline.layout import collect_doc_stats, doc_stats_from
+    from glyphline.layout.paragraphs import counted_line_pitch, line_pitch
     from glyphline.options import ExtractOptions
 
     lines = [f"line {n} of a page with enough lines to judge its own paragraphs" for n in range(12)]
@@ -544,8 +544,16 @@ def test_the_statistics_of_a_long_document_are_kept_folded_not_a_record_per_page
         passes.add(*page)
     assert passes.short == [2]   # the third page: one pitch of its own
     steps, weights = passes.evidence
-    assert steps and all(type(values) is array for values in steps.values())
+    met = [step for layout, _, _ in layouts for values in layout.line_pitches.values() for step in values]
+    assert len(met) >= 20 and sum(len(counts) for counts in steps.values()) <= len(set(met))   # 22 steps, 2 values
+    assert all(sum(counts.values()) == sum(len(layout.line_pitches.get(key, ())) for layout, _, _ in layouts)
+               for key, counts in steps.items())
     assert doc_stats_from([passes.evidence]) == collect_doc_stats([layout for layout, _, _ in layouts])
+    for values in ([3.0], [2.0, 1.0, 2.0, 1.5], [0.7] * 9 + [0.1, 5.0] * 4, [12.0, 11.95, 14.4, 11.95, 12.0]):
+        counts: dict[float, int] = {}
+        for value in values:
+            counts[value] = counts.get(value, 0) + 1
+        assert counted_line_pitch(counts) == line_pitch(values)
     assert passes.finish([]).text == extract_text(data, mode="preserve", keep_layouts=True).text
 
 

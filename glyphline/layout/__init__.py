@@ -10,7 +10,6 @@ pass; the reflow output joins a block's lines by the rules of layout.hyphenation
 from __future__ import annotations
 
 import bisect
-from array import array
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,7 +21,7 @@ from .blocks import Flow, TextLine, reading_order
 from .cleanup import clean_glyph_text, drop_stray_spaces
 from .lines import HORIZONTAL, Segment, build_segments
 from .model import WORD_SIZE, WORD_TEXT, AnalysisNeeds, Block, Column, Line, PageLayout, Word, with_words
-from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, line_pitch,
+from .paragraphs import (INDENT_EM, MIN_PAGE_PITCHES, SIZE_CHANGE_RATIO, PitchTable, continues_below, counted_line_pitch,
                          line_pitches, split_paragraphs)
 
 if TYPE_CHECKING:
@@ -135,30 +134,39 @@ def stats_evidence(layout: PageLayout) -> tuple[dict[int, list[float]], dict[flo
     return layout.line_pitches, size_weight
 
 
-def doc_stats_from(evidence: Iterable[tuple[dict[int, list[float]], dict[float, int]]]) -> DocStats:
-    """DocStats from the pages' stats_evidence, in document order (ties go to the size met first)."""
-    steps: dict[int, list[float]] = {}
+def doc_stats_from(evidence: Iterable[tuple[dict[int, Iterable[float]], dict[float, int]]]) -> DocStats:
+    """DocStats from the pages' stats_evidence, in document order (ties go to the size met first);
+    an evidence's pitches may also be counted already (add_evidence: step → times met)."""
+    steps: dict[int, dict[float, int]] = {}
     size_weight: dict[float, int] = {}
     for pitches, weights in evidence:
         for key, values in pitches.items():
-            steps.setdefault(key, []).extend(values)
+            _count_steps(steps.setdefault(key, {}), values)
         for size, chars in weights.items():
             size_weight[size] = size_weight.get(size, 0) + chars
     body = max(size_weight, key=size_weight.get) if size_weight else 0.0
-    return DocStats({k: line_pitch(v) for k, v in steps.items() if v}, body)
+    return DocStats({k: counted_line_pitch(v) for k, v in steps.items() if v}, body)
+
+
+def _count_steps(counts: dict[float, int], values: Iterable[float]) -> None:
+    """Adds a page's steps (a list) or steps already counted (a dict: step → times met) to `counts`."""
+    if isinstance(values, dict):
+        for step, times in values.items():
+            counts[step] = counts.get(step, 0) + times
+    else:
+        for step in values:
+            counts[step] = counts.get(step, 0) + 1
 
 
 def add_evidence(total: tuple[dict, dict[float, int]], evidence: tuple[dict[int, list[float]], dict[float, int]]) -> None:
     """Fold one page's stats_evidence into `total` (pages in document order): doc_stats_from([total])
-    is doc_stats_from of all the pages, and a long document keeps 8 bytes a line pitch (an array of
-    doubles, the same floats) instead of a float object and a dictionary a page."""
+    is doc_stats_from of all the pages, and a long document keeps each distinct line pitch once with
+    how many times it was met (a pitch is an order statistic: the counts give the same float) instead
+    of every step (18,211 steps of 3 values over 800 pages of pdflatex)."""
     steps, size_weight = total
     pitches, weights = evidence
     for key, values in pitches.items():
-        kept = steps.get(key)
-        if kept is None:
-            kept = steps[key] = array("d")
-        kept.extend(values)
+        _count_steps(steps.setdefault(key, {}), values)
     for size, chars in weights.items():
         size_weight[size] = size_weight.get(size, 0) + chars
 

@@ -107,6 +107,18 @@ def line_pitch(steps: list[float]) -> float:
     return ordered[int(PITCH_QUANTILE * (len(ordered) - 1))]
 
 
+def counted_line_pitch(counts: dict[float, int]) -> float:
+    """line_pitch of the steps counted in `counts` (step → how many times it was met): the same
+    element of the same order, found by walking the distinct steps (a long document has
+    thousands of steps of a few values)."""
+    place = int(PITCH_QUANTILE * (sum(counts.values()) - 1))
+    for step in sorted(counts):
+        place -= counts[step]
+        if place < 0:
+            return step
+    raise ValueError("no steps counted")
+
+
 class PitchTable:
     """The line pitch per text size: the page's own, else the document's, else a default."""
 
