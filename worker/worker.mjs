@@ -25,6 +25,8 @@ import { BUILD } from "./build.mjs";
 import { APP_MODULE, bootForSnapshot, exposeAes, installApp, startPyodide, unpackWheels } from "./engine_setup.mjs";
 import { HELPER_NAME, Pool, poolSize } from "./pool.mjs";
 
+// when this module's body started: its own fetch and its static imports' are all done by then
+const MODULE_RAN_AT = performance.now();
 exposeAes(aesjs);
 // a macrotask turn without setTimeout's clamping, so a queued "cancel" message gets delivered
 self.glyphlineYield = () => new Promise((resolve) => {
@@ -46,6 +48,7 @@ const SNAPSHOTTER_NAME = "glyphline-snapshotter";
 const IS_SNAPSHOTTER = self.name === SNAPSHOTTER_NAME;
 const stages = {};
 const timings = { workerOrigin: performance.timeOrigin, stages };
+stages["worker module ran"] = Math.round(MODULE_RAN_AT);
 const cancelled = new Set();
 const queue = [];
 let busy = false;
@@ -55,8 +58,11 @@ function post(message, transfer) {
 }
 
 // the end of a start-up stage, in ms since this worker started (the first time only)
+// (also a performance mark "glyphline: <stage>", for traces: DevTools' Performance panel, bench)
 function stamp(stage) {
-  if (!(stage in stages)) stages[stage] = Math.round(performance.now());
+  if (stage in stages) return;
+  stages[stage] = Math.round(performance.now());
+  performance.mark(`glyphline: ${stage}`);
 }
 
 // ---------------------------------------------------------------- start-up progress
@@ -166,6 +172,14 @@ async function importCounted(path) {
   return module;
 }
 
+// this worker's module imports (the worker's own script is not among them): when each fetch
+// started and ended, in ms since this worker started, "path start-end"
+function moduleFetches() {
+  return performance.getEntriesByType("resource")
+    .filter((entry) => /\.mjs$/.test(sitePath(entry.name) || ""))
+    .map((entry) => `${sitePath(entry.name)} ${Math.round(entry.startTime)}-${Math.round(entry.responseEnd)}`);
+}
+
 function toPlain(proxy) {
   const value = proxy.toJs({ dict_converter: Object.fromEntries, create_proxies: false });
   proxy.destroy();
@@ -193,6 +207,7 @@ async function localSnapshot() {
   if (BUILD.snapshot || !self.caches) return null;
   try {
     const cache = await caches.open(SNAPSHOT_CACHE);
+    stamp("snapshot cache opened");
     const response = await cache.match(LOCAL_SNAPSHOT_URL);
     if (!response) return null;
     const bytes = response.arrayBuffer().then((buffer) => {
@@ -357,6 +372,7 @@ async function boot() {
     loading.active = false;
   }
   timings.bootTotal = loading.total;
+  timings.moduleFetches = moduleFetches();
   timings.canPause = await canPause(pyodide);
   // the heap came back with every engine module imported and its data read (the snapshot's
   // imports: snapshot_imports.py), the file system did not: the wheels' files are put back once
