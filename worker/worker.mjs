@@ -22,7 +22,9 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import aesjs from "../vendor/aes-js.mjs";
 import { BUILD } from "./build.mjs";
-import { APP_MODULE, bootForSnapshot, exposeAes, installApp, startPyodide, unpackWheels } from "./engine_setup.mjs";
+import {
+  APP_MODULE, bootForSnapshot, exposeAes, installApp, packSnapshot, startPyodide, unpackSnapshot, unpackWheels,
+} from "./engine_setup.mjs";
 import { HELPER_NAME, Pool, poolSize } from "./pool.mjs";
 
 // when this module's body started: its own fetch and its static imports' are all done by then
@@ -257,8 +259,12 @@ async function localSnapshot() {
   const early = START ? await START.snapshot : undefined;
   if (early === null) return null; // none stored
   if (early && early.url === LOCAL_SNAPSHOT_URL) {
-    early.bytes.then(() => stamp("snapshot read"), () => {});
-    return { bytes: early.bytes };
+    const bytes = early.bytes.then((packed) => {
+      stamp("snapshot read");
+      return unpackSnapshot(packed);
+    });
+    bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
+    return { bytes };
   }
   // an older build's (its bytes are dropped) or no look-up ahead: looked up here
   try {
@@ -268,7 +274,7 @@ async function localSnapshot() {
     if (!response) return null;
     const bytes = response.arrayBuffer().then((buffer) => {
       stamp("snapshot read");
-      return new Uint8Array(buffer);
+      return unpackSnapshot(new Uint8Array(buffer));
     });
     bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
     return { bytes };
@@ -306,13 +312,15 @@ async function takeLocalSnapshot() {
     ]);
     const indexURL = new URL("pyodide/", SITE).href;
     const pyodide = await bootForSnapshot(loadPyodide, indexURL, wheels, appSource, preimport, { createPyodideModule });
-    const bytes = pyodide.makeMemorySnapshot();
+    const snapshot = pyodide.makeMemorySnapshot();
+    const bytes = packSnapshot(snapshot); // its runs of zeros left out: a warm start reads the rest
     const taken = Math.round(performance.now() - start);
     const storing = performance.now();
     await forgetLocalSnapshots();
     const cache = await caches.open(SNAPSHOT_CACHE);
     await cache.put(LOCAL_SNAPSHOT_URL, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-    post({ type: "snapshot", stored: true, bytes: bytes.byteLength, taken, ms: Math.round(performance.now() - storing) });
+    post({ type: "snapshot", stored: true, bytes: bytes.byteLength, heapBytes: snapshot.byteLength, taken,
+           ms: Math.round(performance.now() - storing) });
   } catch (error) {
     post({ type: "snapshot", stored: false, error: String(error && error.message || error) });
   }
