@@ -8,7 +8,7 @@
 // One long-lived worker (Pyodide + the engine) serves every call; calls run one at a time (a long
 // document's pages are shared with helper workers that worker starts: worker/pool.mjs).
 
-const WORKER_URL = new URL("../worker/worker.mjs", import.meta.url);
+const WORKER_URL = new URL("../worker/start.mjs", import.meta.url);
 const CANCEL_GRACE_MS = 3000; // a worker that cannot pause between pages is restarted after this
 
 // the engine's modes, option defaults and error kinds, written by the site build from glyphline.options

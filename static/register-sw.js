@@ -12,7 +12,7 @@ if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").ca
 if ("serviceWorker" in navigator && navigator.serviceWorker.controller && typeof Worker === "function"
     && self.glyphlineEarlyWorker === undefined) {
   try {
-    const url = new URL("../worker/worker.mjs", document.currentScript.src).href;
+    const url = new URL("../worker/start.mjs", document.currentScript.src).href;
     const worker = new Worker(url, { type: "module", name: "glyphline" });
     const early = { url, worker, events: [], createdAt: performance.now() };
     worker.onmessage = (event) => early.events.push(event);

@@ -22,9 +22,13 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import aesjs from "../vendor/aes-js.mjs";
 import { BUILD } from "./build.mjs";
-import { APP_MODULE, bootForSnapshot, exposeAes, installApp, startPyodide, unpackWheels } from "./engine_setup.mjs";
+import {
+  APP_MODULE, bootForSnapshot, exposeAes, installApp, packSnapshot, startPyodide, unpackSnapshot, unpackWheels,
+} from "./engine_setup.mjs";
 import { HELPER_NAME, Pool, poolSize } from "./pool.mjs";
 
+// when this module's body started: its own fetch and its static imports' are all done by then
+const MODULE_RAN_AT = performance.now();
 exposeAes(aesjs);
 // a macrotask turn without setTimeout's clamping, so a queued "cancel" message gets delivered
 self.glyphlineYield = () => new Promise((resolve) => {
@@ -34,6 +38,10 @@ self.glyphlineYield = () => new Promise((resolve) => {
 });
 
 const SITE = new URL("../", import.meta.url);
+// every worker of this app starts with start.mjs, which imports this module (and the snapshot's
+// look-up, begun before this module arrived: self.glyphlineStart)
+const WORKER_URL = new URL("start.mjs", import.meta.url);
+const START = self.glyphlineStart || null;
 const PROGRESS_INTERVAL_MS = 100; // "loading" messages while bytes stream in, at most this often
 const IDLE_RETRY_MS = 50; // background work that found a conversion running looks again after this
 // The memory snapshot taken on this machine after a normal boot (when the build ships none): kept
@@ -46,6 +54,8 @@ const SNAPSHOTTER_NAME = "glyphline-snapshotter";
 const IS_SNAPSHOTTER = self.name === SNAPSHOTTER_NAME;
 const stages = {};
 const timings = { workerOrigin: performance.timeOrigin, stages };
+if (START) stages["worker started"] = Math.round(START.ranAt);
+stages["worker module ran"] = Math.round(MODULE_RAN_AT);
 const cancelled = new Set();
 const queue = [];
 let busy = false;
@@ -55,8 +65,11 @@ function post(message, transfer) {
 }
 
 // the end of a start-up stage, in ms since this worker started (the first time only)
+// (also a performance mark "glyphline: <stage>", for traces: DevTools' Performance panel, bench)
 function stamp(stage) {
-  if (!(stage in stages)) stages[stage] = Math.round(performance.now());
+  if (stage in stages) return;
+  stages[stage] = Math.round(performance.now());
+  performance.mark(`glyphline: ${stage}`);
 }
 
 // ---------------------------------------------------------------- start-up progress
@@ -126,15 +139,20 @@ async function fetchCounted(input, init) {
   const cached = path !== null && path in BUILD.files ? await cachedBootFile(path, init) : null;
   const response = cached || await nativeFetch(input, init);
   if (!loading.active || path === null || !(path in BUILD.files) || !response.ok || !response.body) return response;
-  arrived(path);
   // a copy is read just to count its chunks as they arrive; the caller keeps the original
   // response (its URL lets the browser reuse the compiled wasm from its code cache)
-  const reader = response.clone().body.getReader();
+  countBody(path, response.clone());
+  return response;
+}
+
+// reads a boot file's body only to count its bytes as they arrive
+function countBody(path, response) {
+  arrived(path);
+  const reader = response.body.getReader();
   (async () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) addBytes(chunk.value.byteLength);
     stamp(`fetched ${path}`);
   })().catch(() => {});
-  return response;
 }
 
 // The runtime's files every start needs, asked for the moment this worker starts (see boot),
@@ -147,6 +165,45 @@ function fetchEarly(paths) {
     response.catch(() => {}); // the fetch that takes it hears of a failure
     earlyResponses.set(path, response);
   }
+}
+
+// Pyodide's wasm, compiled from the moment its early response is there, beside the snapshot's read
+// and the import of pyodide.asm.mjs: Pyodide itself would start compiling it only once the snapshot
+// is read (loadPyodide awaits the snapshot before it creates the module, whose instantiateWasm
+// starts the compile). Pyodide's instantiateStreaming of that same response (the promise self.fetch
+// handed it) gets this compiled module, instantiated with Pyodide's imports; a failed compile hands
+// Pyodide an ordinary fetch, as if nothing had been compiled ahead.
+const WASM_PATH = "pyodide/pyodide.asm.wasm";
+const nativeInstantiateStreaming = WebAssembly.instantiateStreaming && WebAssembly.instantiateStreaming.bind(WebAssembly);
+// (start.mjs compiles it from its Cache Storage copy before this module has even arrived: that
+// response, whose body is then read here only to count it, stands for it in Pyodide's fetch)
+function compileEarly() {
+  if (!WebAssembly.compileStreaming || !nativeInstantiateStreaming) return;
+  const ahead = START && START.wasm && START.wasm.then((found) => {
+    if (!found) return null;
+    if (loading.active) countBody(WASM_PATH, found.response);
+    else found.response.body.cancel();
+    return found;
+  });
+  if (ahead) ahead.catch(() => {});
+  const response = ahead ? ahead.then((found) => found ? found.response : fetchCounted(new URL(WASM_PATH, SITE)))
+    : earlyResponses.get(WASM_PATH);
+  if (!response) return;
+  if (ahead) earlyResponses.set(WASM_PATH, response);
+  const compiled = ahead ? ahead.then((found) => found ? found.compiled : WebAssembly.compileStreaming(response))
+    : WebAssembly.compileStreaming(response);
+  compiled.then(() => stamp("wasm compiled"), () => {});
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if (source !== response) return nativeInstantiateStreaming(source, imports);
+    WebAssembly.instantiateStreaming = nativeInstantiateStreaming; // one use
+    let module;
+    try {
+      module = await compiled;
+    } catch {
+      return nativeInstantiateStreaming(nativeFetch(new URL(WASM_PATH, SITE)), imports);
+    }
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
 }
 
 self.fetch = (input, init) => {
@@ -164,6 +221,14 @@ async function importCounted(path) {
   arrived(path);
   addBytes(BUILD.files[path] || 0);
   return module;
+}
+
+// this worker's module imports (the worker's own script is not among them): when each fetch
+// started and ended, in ms since this worker started, "path start-end"
+function moduleFetches() {
+  return performance.getEntriesByType("resource")
+    .filter((entry) => /\.mjs$/.test(sitePath(entry.name) || ""))
+    .map((entry) => `${sitePath(entry.name)} ${Math.round(entry.startTime)}-${Math.round(entry.responseEnd)}`);
 }
 
 function toPlain(proxy) {
@@ -191,13 +256,25 @@ async function fetchSnapshot() {
 // runtime (wrapped: an async function returning the bare promise would wait for the read)
 async function localSnapshot() {
   if (BUILD.snapshot || !self.caches) return null;
+  const early = START ? await START.snapshot : undefined;
+  if (early === null) return null; // none stored
+  if (early && early.url === LOCAL_SNAPSHOT_URL) {
+    const bytes = early.bytes.then((packed) => {
+      stamp("snapshot read");
+      return unpackSnapshot(packed);
+    });
+    bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
+    return { bytes };
+  }
+  // an older build's (its bytes are dropped) or no look-up ahead: looked up here
   try {
     const cache = await caches.open(SNAPSHOT_CACHE);
+    stamp("snapshot cache opened");
     const response = await cache.match(LOCAL_SNAPSHOT_URL);
     if (!response) return null;
     const bytes = response.arrayBuffer().then((buffer) => {
       stamp("snapshot read");
-      return new Uint8Array(buffer);
+      return unpackSnapshot(new Uint8Array(buffer));
     });
     bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
     return { bytes };
@@ -235,13 +312,15 @@ async function takeLocalSnapshot() {
     ]);
     const indexURL = new URL("pyodide/", SITE).href;
     const pyodide = await bootForSnapshot(loadPyodide, indexURL, wheels, appSource, preimport, { createPyodideModule });
-    const bytes = pyodide.makeMemorySnapshot();
+    const snapshot = pyodide.makeMemorySnapshot();
+    const bytes = packSnapshot(snapshot); // its runs of zeros left out: a warm start reads the rest
     const taken = Math.round(performance.now() - start);
     const storing = performance.now();
     await forgetLocalSnapshots();
     const cache = await caches.open(SNAPSHOT_CACHE);
     await cache.put(LOCAL_SNAPSHOT_URL, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-    post({ type: "snapshot", stored: true, bytes: bytes.byteLength, taken, ms: Math.round(performance.now() - storing) });
+    post({ type: "snapshot", stored: true, bytes: bytes.byteLength, heapBytes: snapshot.byteLength, taken,
+           ms: Math.round(performance.now() - storing) });
   } catch (error) {
     post({ type: "snapshot", stored: false, error: String(error && error.message || error) });
   }
@@ -317,7 +396,8 @@ async function boot() {
   // found) and the runtime's files (every start needs them, whatever the look-up finds)
   const lookup = BUILD.snapshot ? null : timed("snapshotLookup", localSnapshot);
   plan(RUNTIME_FILES);
-  fetchEarly(RUNTIME_FILES.filter((path) => path !== "pyodide/pyodide.asm.mjs"));
+  fetchEarly(RUNTIME_FILES.filter((path) => path !== "pyodide/pyodide.asm.mjs" && !(START && START.wasm && path === WASM_PATH)));
+  compileEarly();
   // the bar's first message waits for the look-up, so that its total is right from the start
   const local = await lookup;
   stamp("snapshot looked up");
@@ -357,6 +437,7 @@ async function boot() {
     loading.active = false;
   }
   timings.bootTotal = loading.total;
+  timings.moduleFetches = moduleFetches();
   timings.canPause = await canPause(pyodide);
   // the heap came back with every engine module imported and its data read (the snapshot's
   // imports: snapshot_imports.py), the file system did not: the wheels' files are put back once
@@ -386,7 +467,7 @@ function importEngine(engine) {
 
 function startPool(engine) {
   timings.poolSize = poolSize();
-  engine.pool = new Pool(new URL(import.meta.url), timings.poolSize, poolCalls(engine.pyodide, engine.app));
+  engine.pool = new Pool(WORKER_URL, timings.poolSize, poolCalls(engine.pyodide, engine.app));
 }
 
 // After a restore: the wheels' files, unpacked while no file is converting (the unpacking holds
@@ -411,7 +492,7 @@ function restoreFilesWhenIdle(engine) {
 let snapshotter = null;
 function snapshotWhenIdle(engine) {
   if (!engine.snapshotAfter || snapshotter || busy || queue.length) return;
-  snapshotter = new Worker(new URL(import.meta.url), { type: "module", name: SNAPSHOTTER_NAME });
+  snapshotter = new Worker(WORKER_URL, { type: "module", name: SNAPSHOTTER_NAME });
   const done = (message) => {
     snapshotter.terminate();
     engine.snapshotAfter = false;
@@ -623,3 +704,5 @@ self.onmessage = ({ data: message }) => {
     pump();
   }
 };
+// what came before this module ran (start.mjs kept it), in order
+if (START) for (const event of START.messages.splice(0)) self.onmessage(event);

@@ -148,6 +148,12 @@ def test_the_first_start_takes_a_memory_snapshot_and_the_next_restores_it(browse
         timings = again.evaluate("() => window.glyphline.status.timings")
         assert timings["restored"] is True and timings["snapshot"] == "local", timings
         assert timings["canPause"] is True, timings  # taken in this browser, so stack switching survived
+        # start.mjs found the snapshot and began its read before worker.mjs and its imports had
+        # arrived, and the wasm was compiled ahead of loadPyodide's own (which awaits the snapshot)
+        stages = timings["stages"]
+        assert stages["worker started"] <= stages["worker module ran"] <= stages["snapshot looked up"], stages
+        assert "snapshot cache opened" not in stages, stages  # worker.mjs had no look-up of its own to do
+        assert stages["wasm compiled"] <= stages["runtime"], stages
         # the engine came with the heap: its wheels and app.py are not part of this start
         assert not [path for path in timings["bootFiles"] if path.startswith("wheels/") or path == "app.py"], timings
         result = again.evaluate(
