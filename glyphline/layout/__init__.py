@@ -139,11 +139,8 @@ def doc_stats_from(evidence: Iterable[tuple[dict[int, Iterable[float]], dict[flo
     an evidence's pitches may also be counted already (add_evidence: step → times met)."""
     steps: dict[int, dict[float, int]] = {}
     size_weight: dict[float, int] = {}
-    for pitches, weights in evidence:
-        for key, values in pitches.items():
-            _count_steps(steps.setdefault(key, {}), values)
-        for size, chars in weights.items():
-            size_weight[size] = size_weight.get(size, 0) + chars
+    for page_evidence in evidence:
+        add_evidence((steps, size_weight), page_evidence)
     body = max(size_weight, key=size_weight.get) if size_weight else 0.0
     return DocStats({k: counted_line_pitch(v) for k, v in steps.items() if v}, body)
 
