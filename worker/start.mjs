@@ -27,7 +27,7 @@ async function cachedWasm() {
   return { response: hit, compiled };
 }
 
-// {url, bytes: the promise of a Uint8Array} for the one snapshot stored, null when none is,
+// {url, buffer: the promise of its bytes (an ArrayBuffer)} for the one snapshot stored, null when none is,
 // undefined when this cannot tell (no Cache Storage, several snapshots): worker.mjs looks itself
 async function storedSnapshot() {
   if (!self.caches || self.name === SNAPSHOTTER_NAME) return undefined;
@@ -35,9 +35,9 @@ async function storedSnapshot() {
   // (a stored Response has no URL of its own: the keys say which, in the same order)
   const [keys, found] = await Promise.all([cache.keys(), cache.matchAll()]);
   if (found.length !== 1 || keys.length !== 1) return found.length ? undefined : null;
-  const bytes = found[0].arrayBuffer().then((buffer) => new Uint8Array(buffer));
-  bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
-  return { url: keys[0].url, bytes };
+  const buffer = found[0].arrayBuffer();
+  buffer.catch(() => {}); // a failed read fails the restore, which then boots normally
+  return { url: keys[0].url, buffer };
 }
 
 self.glyphlineStart = {

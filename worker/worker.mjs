@@ -177,21 +177,27 @@ const WASM_PATH = "pyodide/pyodide.asm.wasm";
 const nativeInstantiateStreaming = WebAssembly.instantiateStreaming && WebAssembly.instantiateStreaming.bind(WebAssembly);
 // (start.mjs compiles it from its Cache Storage copy before this module has even arrived: that
 // response, whose body is then read here only to count it, stands for it in Pyodide's fetch)
+const WASM_AHEAD = START ? START.wasm : null; // start.mjs's: the promise of {response, compiled}, or of null
 function compileEarly() {
   if (!WebAssembly.compileStreaming || !nativeInstantiateStreaming) return;
-  const ahead = START && START.wasm && START.wasm.then((found) => {
-    if (!found) return null;
-    if (loading.active) countBody(WASM_PATH, found.response);
-    else found.response.body.cancel();
-    return found;
-  });
-  if (ahead) ahead.catch(() => {});
-  const response = ahead ? ahead.then((found) => found ? found.response : fetchCounted(new URL(WASM_PATH, SITE)))
-    : earlyResponses.get(WASM_PATH);
-  if (!response) return;
-  if (ahead) earlyResponses.set(WASM_PATH, response);
-  const compiled = ahead ? ahead.then((found) => found ? found.compiled : WebAssembly.compileStreaming(response))
-    : WebAssembly.compileStreaming(response);
+  let response;
+  let compiled;
+  if (WASM_AHEAD) {
+    const ahead = WASM_AHEAD.then((found) => {
+      if (!found) return null;
+      if (loading.active) countBody(WASM_PATH, found.response);
+      else found.response.body.cancel();
+      return found;
+    });
+    ahead.catch(() => {});
+    response = ahead.then((found) => found ? found.response : fetchCounted(new URL(WASM_PATH, SITE)));
+    earlyResponses.set(WASM_PATH, response);
+    compiled = ahead.then((found) => found ? found.compiled : WebAssembly.compileStreaming(response));
+  } else {
+    response = earlyResponses.get(WASM_PATH);
+    if (!response) return;
+    compiled = WebAssembly.compileStreaming(response);
+  }
   compiled.then(() => stamp("wasm compiled"), () => {});
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (source !== response) return nativeInstantiateStreaming(source, imports);
@@ -258,29 +264,26 @@ async function localSnapshot() {
   if (BUILD.snapshot || !self.caches) return null;
   const early = START ? await START.snapshot : undefined;
   if (early === null) return null; // none stored
-  if (early && early.url === LOCAL_SNAPSHOT_URL) {
-    const bytes = early.bytes.then((packed) => {
-      stamp("snapshot read");
-      return unpackSnapshot(packed);
-    });
-    bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
-    return { bytes };
-  }
+  if (early && early.url === LOCAL_SNAPSHOT_URL) return storedSnapshotRead(early.buffer);
   // an older build's (its bytes are dropped) or no look-up ahead: looked up here
   try {
     const cache = await caches.open(SNAPSHOT_CACHE);
     stamp("snapshot cache opened");
     const response = await cache.match(LOCAL_SNAPSHOT_URL);
-    if (!response) return null;
-    const bytes = response.arrayBuffer().then((buffer) => {
-      stamp("snapshot read");
-      return unpackSnapshot(new Uint8Array(buffer));
-    });
-    bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
-    return { bytes };
+    return response ? storedSnapshotRead(response.arrayBuffer()) : null;
   } catch {
     return null; // storage blocked (private mode, quota): boot normally
   }
+}
+
+// {bytes: the promise of the snapshot} from the promise of its stored (packed) copy's bytes
+function storedSnapshotRead(buffer) {
+  const bytes = buffer.then((read) => {
+    stamp("snapshot read");
+    return unpackSnapshot(new Uint8Array(read));
+  });
+  bytes.catch(() => {}); // a failed read fails the restore, which then boots normally
+  return { bytes };
 }
 
 async function forgetLocalSnapshots() {
@@ -396,7 +399,7 @@ async function boot() {
   // found) and the runtime's files (every start needs them, whatever the look-up finds)
   const lookup = BUILD.snapshot ? null : timed("snapshotLookup", localSnapshot);
   plan(RUNTIME_FILES);
-  fetchEarly(RUNTIME_FILES.filter((path) => path !== "pyodide/pyodide.asm.mjs" && !(START && START.wasm && path === WASM_PATH)));
+  fetchEarly(RUNTIME_FILES.filter((path) => path !== "pyodide/pyodide.asm.mjs" && !(WASM_AHEAD && path === WASM_PATH)));
   compileEarly();
   // the bar's first message waits for the look-up, so that its total is right from the start
   const local = await lookup;
