@@ -9,11 +9,28 @@ if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").ca
 // modules load, instead of after they ran. static/glyphline.js takes it over (glyphlineEarlyWorker),
 // with what it said meanwhile, which is kept in order until then.
 // (not when the page has started its worker already: glyphlineEarlyWorker is null then)
+// Pyodide's wasm is compiled here, on the page, from its Cache Storage copy, and the module posted
+// to the worker (worker/start.mjs: WASM_POSTED_NAMES, WASM_MESSAGE): the browser keeps the compiled code
+// of a wasm module compiled in a page (its code cache) and reuses it on the next visit, not of
+// one compiled in a dedicated worker. The worker takes its own compile if none comes in time.
 if ("serviceWorker" in navigator && navigator.serviceWorker.controller && typeof Worker === "function"
     && self.glyphlineEarlyWorker === undefined) {
   try {
     const url = new URL("../worker/start.mjs", document.currentScript.src).href;
-    const worker = new Worker(url, { type: "module", name: "glyphline" });
+    const wasmUrl = new URL("../pyodide/pyodide.asm.wasm", document.currentScript.src).href;
+    const compiling = self.caches && WebAssembly.compileStreaming
+      ? caches.match(wasmUrl, { ignoreSearch: true })
+        .then((hit) => hit && hit.ok ? WebAssembly.compileStreaming(hit) : null)
+      : null;
+    // (named so that it waits for the module: worker/start.mjs's WASM_POSTED_NAMES)
+    const worker = new Worker(url, { type: "module", name: compiling ? "glyphline-wasm-posted" : "glyphline" });
+    if (compiling) {
+      const send = (module) => worker.postMessage({ type: "glyphline-wasm", module });
+      compiling.then((module) => {
+        if (module) performance.mark("glyphline: wasm compiled on the page"); // (bench/browser.py's stages)
+        try { send(module); } catch { send(null); } // cannot be posted here: the worker compiles its own
+      }, () => send(null));
+    }
     const early = { url, worker, events: [], createdAt: performance.now() };
     worker.onmessage = (event) => early.events.push(event);
     worker.onerror = (event) => {

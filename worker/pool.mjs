@@ -81,9 +81,18 @@ function halving(run) {
   return runs;
 }
 
+// start.mjs's: a helper (HELPER_NAME is among its WASM_POSTED_NAMES) waits for {type: WASM_MESSAGE,
+// module} (a WebAssembly.Module, or null: none) instead of compiling Pyodide's wasm itself
+const WASM_MESSAGE = "glyphline-wasm";
+
 class Helper {
-  constructor(url, onEvent) {
+  /** `wasm`: the promise of the coordinator's compiled wasm module, handed on (none: the helper compiles its own). */
+  constructor(url, onEvent, wasm) {
     this.worker = new Worker(url, { type: "module", name: HELPER_NAME });
+    const send = (module) => this.worker.postMessage({ type: WASM_MESSAGE, module });
+    Promise.resolve(wasm).then((module) => {
+      try { send(module || null); } catch { send(null); } // a module that cannot be cloned here: the helper compiles
+    }, () => send(null));
     this.state = "booting"; // booting | idle | busy | dead
     this.opened = null; // the conversion whose document this helper holds
     this.chunk = null; // the run of pages it is analysing
@@ -105,9 +114,11 @@ class Helper {
 }
 
 export class Pool {
-  /** `calls`: this worker's app.py pool functions, wrapped (see worker.mjs). */
-  constructor(workerUrl, size, calls) {
+  /** `calls`: this worker's app.py pool functions, wrapped (see worker.mjs); `wasm`: the promise
+   *  of the compiled Pyodide wasm module this worker runs, or null: each helper gets it, no compile of its own. */
+  constructor(workerUrl, size, calls, wasm = null) {
     this.url = workerUrl;
+    this.wasm = wasm;
     this.size = size;
     this.calls = calls;
     this.helpers = [];
@@ -117,7 +128,7 @@ export class Pool {
   /** Helpers up to `workers` - 1, started now (they boot while this worker starts on the pages). */
   fill(workers) {
     this.helpers = this.helpers.filter((helper) => helper.state !== "dead");
-    while (this.helpers.length < workers - 1) this.helpers.push(new Helper(this.url, (h, m) => this.onEvent(h, m)));
+    while (this.helpers.length < workers - 1) this.helpers.push(new Helper(this.url, (h, m) => this.onEvent(h, m), this.wasm));
   }
 
   onEvent(helper, message) {

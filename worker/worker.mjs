@@ -176,8 +176,11 @@ function fetchEarly(paths) {
 const WASM_PATH = "pyodide/pyodide.asm.wasm";
 const nativeInstantiateStreaming = WebAssembly.instantiateStreaming && WebAssembly.instantiateStreaming.bind(WebAssembly);
 // (start.mjs compiles it from its Cache Storage copy before this module has even arrived: that
-// response, whose body is then read here only to count it, stands for it in Pyodide's fetch)
-const WASM_AHEAD = START ? START.wasm : null; // start.mjs's: the promise of {response, compiled}, or of null
+// response, whose body is then read here only to count it, stands for it in Pyodide's fetch; or
+// it was compiled by the page, or by the coordinator for a helper, and posted: {module}, no bytes
+// read here, an empty response stands for it)
+const WASM_AHEAD = START ? START.wasm : null; // start.mjs's: the promise of {response, compiled} or {module}, or of null
+let wasmModule = null; // the promise of the module Pyodide was given (posted on to the pool's helpers)
 function compileEarly() {
   if (!WebAssembly.compileStreaming || !nativeInstantiateStreaming) return;
   let response;
@@ -185,6 +188,11 @@ function compileEarly() {
   if (WASM_AHEAD) {
     const ahead = WASM_AHEAD.then((found) => {
       if (!found) return null;
+      if (found.module) {
+        stamp("wasm posted");
+        if (loading.active) { arrived(WASM_PATH); addBytes(BUILD.files[WASM_PATH] || 0); }
+        return { response: new Response(null), compiled: found.module };
+      }
       if (loading.active) countBody(WASM_PATH, found.response);
       else found.response.body.cancel();
       return found;
@@ -199,9 +207,11 @@ function compileEarly() {
     compiled = WebAssembly.compileStreaming(response);
   }
   compiled.then(() => stamp("wasm compiled"), () => {});
+  wasmModule = compiled;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (source !== response) return nativeInstantiateStreaming(source, imports);
     WebAssembly.instantiateStreaming = nativeInstantiateStreaming; // one use
+    if (START && START.wasmNeeded) START.wasmNeeded(); // a module still to be posted is waited for no longer
     let module;
     try {
       module = await compiled;
@@ -470,7 +480,7 @@ function importEngine(engine) {
 
 function startPool(engine) {
   timings.poolSize = poolSize();
-  engine.pool = new Pool(WORKER_URL, timings.poolSize, poolCalls(engine.pyodide, engine.app));
+  engine.pool = new Pool(WORKER_URL, timings.poolSize, poolCalls(engine.pyodide, engine.app), wasmModule);
 }
 
 // After a restore: the wheels' files, unpacked while no file is converting (the unpacking holds
