@@ -131,7 +131,8 @@ def stages(page, timings: dict) -> str:
         return ""
     offset = timings["workerOrigin"] - page.evaluate("() => performance.timeOrigin")
     page_side = page.evaluate("""() => ({ "page's modules ran": performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
-                                         "worker created": window.glyphline.status.workerCreatedAt })""")
+                                         "worker created": window.glyphline.status.workerCreatedAt,
+                                         "wasm compiled on the page": (performance.getEntriesByName("glyphline: wasm compiled on the page")[0] || {}).startTime })""")
     ordered = sorted([*((name, value - offset) for name, value in page_side.items() if value),
                       *timings["stages"].items()], key=lambda item: item[1])
     return ", ".join(f"{name} {value + offset:.0f}" for name, value in ordered)
@@ -185,13 +186,15 @@ def start_up_rows(label: str, found: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def compare_start_ups(builts: list[Path], runs: int, chromium: str) -> list[tuple[str, str]]:
-    """Several built sites' start-ups, measured in turn: `runs` rounds of a cold start and one
-    warm one per site, each site in a persistent profile of its own; with the browser's CPU
-    seconds from navigation to ready (on a busy machine the steadier figure)."""
+def compare_start_ups(builts: list[Path], runs: int, chromium: str, visits: int = 1) -> list[tuple[str, str]]:
+    """Several built sites' start-ups, measured in turn: `runs` rounds of a cold start and `visits`
+    warm ones per site, each site in a persistent profile of its own; with the browser's CPU
+    seconds from navigation to ready (on a busy machine the steadier figure). With several visits,
+    each later visit has its own rows ("warm" is the first; the browser's code caches fill over visits)."""
     from playwright.sync_api import sync_playwright
 
-    found: list[dict] = [{"cold": [], "warm": []} for _ in builts]
+    kinds = ["cold", "warm", *(f"warm visit {visit}" for visit in range(2, visits + 1))]
+    found: list[dict] = [{kind: [] for kind in kinds} for _ in builts]
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as driver:
         servers = []
         try:
@@ -207,17 +210,18 @@ def compare_start_ups(builts: list[Path], runs: int, chromium: str) -> list[tupl
                         str(profile), executable_path=chromium, args=CHROMIUM_ARGS)
                     page = context.new_page()
                     page.site_url = server.url + "app/"
-                    measured = start_ups(page, 1, profile)
+                    measured = start_ups(page, visits, profile)
                     found[index]["cold"].append((measured["cold"], measured["cold_stages"],
                                                  (measured["snapshot"] or {}).get("taken"), measured["cold_cpu"]))
-                    found[index]["warm"].append((*measured["warm"][0][:2], None, measured["warm_cpu"][0]))
+                    for kind, warm, cpu in zip(kinds[1:], measured["warm"], measured["warm_cpu"]):
+                        found[index][kind].append((*warm[:2], None, cpu))
                     context.close()
         finally:
             for server in servers:
                 server.stop()
     rows: list[tuple[str, str]] = []
     for built, runs_found in zip(builts, found):
-        for kind in ("cold", "warm"):
+        for kind in kinds:
             ordered = sorted(runs_found[kind], key=lambda run: run[0])
             median = ordered[len(ordered) // 2]
             cpu = statistics.median(run[3] for run in runs_found[kind])
@@ -311,13 +315,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ship-snapshot", action="store_true", help="build with the snapshot made at build time")
     parser.add_argument("--built", nargs="*", type=Path, default=[],
                         help="measure these built sites (dist/ folders) instead of building; several: start-ups in turn")
+    parser.add_argument("--visits", type=int, default=1,
+                        help="with several --built: warm starts per profile (reported one row set per visit)")
     args = parser.parse_args(argv)
     chromium = find_chromium()
     if chromium is None:
         print("Chromium not found (make test installs Debian's chromium)", file=sys.stderr)
         return 2
     if len(args.built) > 1:
-        rows = compare_start_ups(args.built, args.runs, chromium)
+        rows = compare_start_ups(args.built, args.runs, chromium, args.visits)
         width = max(len(label) for label, _ in rows)
         for label, value in rows:
             print(f"{label.ljust(width)}  {value}")

@@ -154,6 +154,8 @@ def test_the_first_start_takes_a_memory_snapshot_and_the_next_restores_it(browse
         assert stages["worker started"] <= stages["worker module ran"] <= stages["snapshot looked up"], stages
         assert "snapshot cache opened" not in stages, stages  # worker.mjs had no look-up of its own to do
         assert stages["wasm compiled"] <= stages["runtime"], stages
+        # a later visit: the page compiled Pyodide's wasm (register-sw.js) and posted the module
+        assert stages["wasm posted"] <= stages["wasm compiled"], stages
         # the engine came with the heap: its wheels and app.py are not part of this start
         assert not [path for path in timings["bootFiles"] if path.startswith("wheels/") or path == "app.py"], timings
         result = again.evaluate(
@@ -162,8 +164,37 @@ def test_the_first_start_takes_a_memory_snapshot_and_the_next_restores_it(browse
                 return (await window.glyphline.extractText(new Uint8Array(bytes))).text;
             }""")
         assert result.encode("utf-8") == cli_output(SAMPLE)
+        # a worker told a module will be posted (named in start.mjs's WASM_POSTED_NAMES) still starts when the
+        # module that comes is none, or when none comes at all (it compiles its own once Pyodide
+        # needs the wasm), and takes a module that does come
+        for sent in ("null", "nothing", "module"):
+            stages = again.evaluate(START_WITH_POSTED_WASM, sent)
+            assert ("wasm posted" in stages) == (sent == "module"), (sent, stages)
+            assert stages["wasm compiled"] <= stages["runtime"], (sent, stages)
     finally:
         context.close()
+
+
+# a worker started as register-sw.js starts it, sent a module, none (null) or nothing; its start-up stages at "ready"
+START_WITH_POSTED_WASM = """async (sent) => {
+    const worker = new Worker("worker/start.mjs", { type: "module", name: "glyphline-wasm-posted" });
+    if (sent === "null") worker.postMessage({ type: "glyphline-wasm", module: null });
+    if (sent === "module") {
+        const module = await WebAssembly.compileStreaming(fetch("pyodide/pyodide.asm.wasm"));
+        worker.postMessage({ type: "glyphline-wasm", module });
+    }
+    try {
+        return await new Promise((resolve, reject) => {
+            worker.onmessage = ({ data }) => {
+                if (data.type === "ready") resolve(data.timings.stages);
+                if (data.type === "fatal") reject(new Error(data.message));
+            };
+            worker.onerror = (event) => reject(new Error(event.message || "the worker failed"));
+        });
+    } finally {
+        worker.terminate();
+    }
+}"""
 
 
 def test_large_files_came_compressed(app_page, server):
