@@ -47,10 +47,23 @@ async function cachedWasm() {
 // (a module posted after that is still taken if it comes before this worker's own compile ends)
 async function postedWasm() {
   const first = await Promise.race([posted, needed.then(() => undefined)]);
-  if (first) return { module: first };
+  if (first) {
+    self.glyphlineStart.wasmFrom = "posted";
+    return { module: first };
+  }
   const own = await cachedWasm();
   if (!own || first === null) return own;
-  const compiled = Promise.race([own.compiled, posted.then((module) => module || own.compiled)]);
+  // the first of the two modules (wasmFrom says which); the posted one may still come first: the
+  // page began its compile before this worker even started
+  const compiled = new Promise((resolve, reject) => {
+    const take = (from, module) => {
+      if (self.glyphlineStart.wasmFrom) return;
+      self.glyphlineStart.wasmFrom = from;
+      resolve(module);
+    };
+    posted.then((module) => { if (module) take("posted", module); });
+    own.compiled.then((module) => take("own", module), reject); // (then worker.mjs has Pyodide fetch and compile it)
+  });
   compiled.catch(() => {});
   return { response: own.response, compiled };
 }
@@ -73,6 +86,7 @@ self.glyphlineStart = {
   // first: its compile is work for this thread while the snapshot is read
   wasm: (posted ? postedWasm() : cachedWasm()).catch(() => null),
   wasmNeeded,
+  wasmFrom: null, // "posted" or "own": where the module Pyodide was given came from (a posted module was expected)
   snapshot: storedSnapshot().catch(() => undefined),
   messages: [],
 };

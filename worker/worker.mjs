@@ -189,7 +189,6 @@ function compileEarly() {
     const ahead = WASM_AHEAD.then((found) => {
       if (!found) return null;
       if (found.module) {
-        stamp("wasm posted");
         if (loading.active) { arrived(WASM_PATH); addBytes(BUILD.files[WASM_PATH] || 0); }
         return { response: new Response(null), compiled: found.module };
       }
@@ -206,7 +205,10 @@ function compileEarly() {
     if (!response) return;
     compiled = WebAssembly.compileStreaming(response);
   }
-  compiled.then(() => stamp("wasm compiled"), () => {});
+  compiled.then(() => {
+    if (START && START.wasmFrom === "posted") stamp("wasm posted"); // compiled by whoever started this worker
+    stamp("wasm compiled");
+  }, () => {});
   wasmModule = compiled;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (source !== response) return nativeInstantiateStreaming(source, imports);
