@@ -347,3 +347,18 @@ def test_a_line_with_advance_ends_before_their_origins_is_laid_out_alike(advance
     assert fast == general
     fast, general = _on_and_off(_layout, glyphs)
     assert fast == general
+
+
+@pytest.mark.parametrize("seed", SEEDS[::10])
+def test_segments_from_the_columns_handed_in_are_the_segments_from_the_glyphs(seed):
+    # analyze_page transposes the glyphs once and hands the columns to build_segments; CJK
+    # stacked top to bottom is restacked first (new glyphs), and the columns handed in are not read
+    glyphs = _seed_page(seed)
+    if seed % 20 == 0:
+        glyphs = glyphs + [Glyph(ch, 300.0, 100.0 + 12.0 * k, 310.0, 100.0 + 12.0 * k, 10.0, 1.0, 0.0,
+                                 11.0, 1.0, 10.0, "CJK") for k, ch in enumerate("縦書きの文")]
+    text = "".join(g.text for g in glyphs)
+    given = build_segments(glyphs, text, None, list(zip(*glyphs)))
+    assert given == build_segments(glyphs, text)
+    assert [s.upright for s in given] == [s.upright for s in build_segments(glyphs, text)]
+    assert given == _on_and_off(build_segments, glyphs)[1]

@@ -126,16 +126,19 @@ class _RangeRun(_Run):
         self._u1 = value
 
 
-def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> list[Segment] | None:
+def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None,
+                     columns: list[tuple] | None = None) -> list[Segment] | None:
     """build_segments for a page of upright horizontal text only (most pages), or None.
 
     The same rules as _stream_runs, _merge_runs, _finish and _segment, applied column-wise:
     u, v are x, y, so the per-glyph work is a few passes over plain lists of numbers (mostly
-    inside the interpreter's C loops) instead of per-glyph Python statements."""
+    inside the interpreter's C loops) instead of per-glyph Python statements. `columns`: the
+    glyphs transposed (zip(*glyphs)), when the caller has them."""
     n = len(glyphs)
     if n == 0:
         return []
-    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = zip(*glyphs)
+    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = \
+        zip(*glyphs) if columns is None else columns
     # most pages repeat one flags number, one dy and one dx object: counting them (identity
     # first) spares the set and the min, and is tried when the last glyph repeats the first's
     flag_set = {flags[0]} if flags[-1] == flags[0] and flags.count(flags[0]) == n else set(flags)
