@@ -313,3 +313,52 @@ def test_a_copy_drawn_one_or_two_glyphs_on_near_the_repeat_step_is_laid_out_alik
     assert fast == general
     fast, general = _on_and_off(_layout, glyphs)
     assert fast == general
+
+
+@pytest.mark.parametrize("seed", SEEDS[::3])
+def test_the_columns_a_segment_carries_are_what_the_word_stage_would_compute(seed):
+    # upright_segments hands the words each line's gaps (cut from the page's) and whether its
+    # advance ends ascend, and takes the line's origins to ascend when no glyph inside it may
+    # start a run: each is what the word stage would find itself
+    for seg in build_segments(_seed_page(seed)):
+        if seg.upright is None:
+            continue
+        assert seg.upright.gaps == [s - e for s, e in zip(seg.starts[1:], seg.ends)]
+        assert seg.starts == sorted(seg.starts)
+        if seg.upright.ends_ascending:
+            assert list(seg.upright.end_xs) == sorted(seg.upright.end_xs) and seg.ends == sorted(seg.ends)
+        assert seg.u1 == max(seg.ends)
+
+
+@pytest.mark.parametrize("advances", [(5.0, -2.0, 5.0, 5.0), (5.0, 0.0, -0.5, 5.0), (-1.0, 5.0, 5.0, 5.0)])
+def test_a_line_with_advance_ends_before_their_origins_is_laid_out_alike(advances):
+    # a glyph whose advance end lies before its origin is a point (its end is clamped): the line
+    # no longer tells its end_xs in order from its clamped ends
+    def g(text, x, advance):
+        return Glyph(text, x, 50.0, x + advance, 50.0, abs(advance), 1.0, 0.0, 12.0, 2.5, 10.0, "F")
+    glyphs, x = [], 10.0
+    for text, advance in zip("word", advances):
+        glyphs.append(g(text, x, advance))
+        x += abs(advance) + 0.5
+    glyphs += [g(t, x + 4.0 + 5.0 * k, 5.0) for k, t in enumerate("next")]
+    segments = build_segments(glyphs)
+    assert any(s.upright is not None for s in segments)
+    fast, general = _on_and_off(build_segments, glyphs)
+    assert fast == general
+    fast, general = _on_and_off(_layout, glyphs)
+    assert fast == general
+
+
+@pytest.mark.parametrize("seed", SEEDS[::10])
+def test_segments_from_the_columns_handed_in_are_the_segments_from_the_glyphs(seed):
+    # analyze_page transposes the glyphs once and hands the columns to build_segments; CJK
+    # stacked top to bottom is restacked first (new glyphs), and the columns handed in are not read
+    glyphs = _seed_page(seed)
+    if seed % 20 == 0:
+        glyphs = glyphs + [Glyph(ch, 300.0, 100.0 + 12.0 * k, 310.0, 100.0 + 12.0 * k, 10.0, 1.0, 0.0,
+                                 11.0, 1.0, 10.0, "CJK") for k, ch in enumerate("縦書きの文")]
+    text = "".join(g.text for g in glyphs)
+    given = build_segments(glyphs, text, None, list(zip(*glyphs)))
+    assert given == build_segments(glyphs, text)
+    assert [s.upright for s in given] == [s.upright for s in build_segments(glyphs, text)]
+    assert given == _on_and_off(build_segments, glyphs)[1]

@@ -194,10 +194,14 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     layout = PageLayout(number=number, width=width, height=height, image_coverage=image_coverage,
                         unmapped_glyphs=unmapped_glyphs, hidden_glyphs=hidden_glyphs, dropped=dropped,
                         figures=list(figures), drawing=drawing)
-    texts = [g.text for g in glyphs]
+    # the glyphs transposed once: their texts here, and every column for the fast path
+    # (lines.build_segments) while the cleanup leaves the glyphs as they are
+    columns: list[tuple] | None = list(zip(*glyphs))
+    texts = columns[0] if columns else []
     cleaned = clean_glyph_text(glyphs, texts)
     if cleaned is not glyphs:
         texts = [g.text for g in cleaned]
+        columns = None
     text = "".join(texts)
     layout.char_count = len(text) - sum(text.count(ch) for ch in WHITESPACE)
     if not cleaned:
@@ -206,8 +210,9 @@ def analyze_page(glyphs: list[Glyph], width: float, height: float, number: int,
     if kept is not cleaned:
         cleaned = kept
         text = "".join([g.text for g in cleaned])
+        columns = None
     by_direction: dict[int, list[Segment]] = {}
-    for seg in build_segments(cleaned, text, dropped):
+    for seg in build_segments(cleaned, text, dropped, columns):
         if _blank(seg):
             continue  # a lone space glyph carries no text, but it would fake a column edge
         by_direction.setdefault(seg.direction, []).append(seg)

@@ -58,6 +58,8 @@ class UprightColumns(NamedTuple):
     end_xs: tuple[float, ...]
     fonts: tuple[str, ...]
     flags: tuple[int, ...]
+    gaps: list[float]       # each glyph's start less the advance end of the glyph before it (words)
+    ends_ascending: bool    # do end_xs ascend (known from the segment's own test)?
 
 
 class _RangeRun(_Run):
@@ -124,24 +126,37 @@ class _RangeRun(_Run):
         self._u1 = value
 
 
-def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> list[Segment] | None:
+def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None,
+                     columns: list[tuple] | None = None) -> list[Segment] | None:
     """build_segments for a page of upright horizontal text only (most pages), or None.
 
     The same rules as _stream_runs, _merge_runs, _finish and _segment, applied column-wise:
     u, v are x, y, so the per-glyph work is a few passes over plain lists of numbers (mostly
-    inside the interpreter's C loops) instead of per-glyph Python statements."""
+    inside the interpreter's C loops) instead of per-glyph Python statements. `columns`: the
+    glyphs transposed (zip(*glyphs)), when the caller has them."""
     n = len(glyphs)
     if n == 0:
         return []
-    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = zip(*glyphs)
-    flag_set = set(flags)
-    if dys.count(0.0) != n or min(dxs) <= 0.0 or any(f & VERTICAL for f in flag_set):
+    texts, xs, ys, end_xs, _, _, dxs, dys, heights, descents, sizes, fonts, flags, _ = \
+        zip(*glyphs) if columns is None else columns
+    # most pages repeat one flags number, one dy and one dx object: counting them (identity
+    # first) spares the set and the min, and is tried when the last glyph repeats the first's
+    flag_set = {flags[0]} if flags[-1] == flags[0] and flags.count(flags[0]) == n else set(flags)
+    zero = dys[0] if dys[0] == 0.0 else 0.0   # counts the same, by identity where it can
+    if dys.count(zero) != n or any(f & VERTICAL for f in flag_set):
+        return None
+    if (dxs[0] if dxs[-1] is dxs[0] and dxs.count(dxs[0]) == n else min(dxs)) <= 0.0:
         return None
     # a zero or negative advance: the glyph is a point
-    ends = [u if end < u else end for end, u in zip(end_xs, xs)] if any(map(lt, end_xs, xs)) else list(end_xs)
+    clamped = any(map(lt, end_xs, xs))
+    ends = [u if end < u else end for end, u in zip(end_xs, xs)] if clamped else list(end_xs)
+    # the gap before each glyph, once for the page: the run test below and the word breaks of
+    # the lines cut from one stream run (UprightColumns.gaps) read it (gaps[i - 1]: glyph i's)
+    gaps = list(map(sub, xs[1:], ends))
     # metrics per run of one font (where height, size or descent changes), not per glyph
-    if heights.count(heights[0]) == n and sizes.count(sizes[0]) == n \
-            and descents.count(descents[0]) == n:
+    # (the last glyph's equal to the first's: else some differ, and counting is no use)
+    if heights[-1] == heights[0] and sizes[-1] == sizes[0] and descents[-1] == descents[0] \
+            and heights.count(heights[0]) == n and sizes.count(sizes[0]) == n and descents.count(descents[0]) == n:
         changes = []
     else:
         fonts_of = list(zip(heights, sizes, descents))
@@ -169,15 +184,15 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     largest = max([key[1] for key in table])
     near = REPEAT_STEP_EM * largest if largest > 0 else 0.0
     if changes:
-        maybe = [i for i, v, pv, h, ph, u, pe, size, ps, pu
-                 in zip(range(1, n), ys[1:], ys, units[1:], units, xs[1:], ends, run_sizes[1:], run_sizes, xs)
+        maybe = [i for i, v, pv, h, ph, step, size, ps, u, pu
+                 in zip(range(1, n), ys[1:], ys, units[1:], units, gaps, run_sizes[1:], run_sizes, xs[1:], xs)
                  if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                         and size * draw_back <= u - pe <= gap * (size if size < ps else ps) and u - pu > near)]
+                         and size * draw_back <= step <= gap * (size if size < ps else ps) and u - pu > near)]
     else:   # one font on the page: the same limits for every glyph
         across, high = tol * units[0], gap * run_sizes[0]
         step_back = run_sizes[0] * draw_back
-        maybe = [i for i, v, pv, u, pe, pu in zip(range(1, n), ys[1:], ys, xs[1:], ends, xs)
-                 if not ((v == pv or abs(v - pv) <= across) and step_back <= u - pe <= high and u - pu > near)]
+        maybe = [i for i, v, pv, step, u, pu in zip(range(1, n), ys[1:], ys, gaps, xs[1:], xs)
+                 if not ((v == pv or abs(v - pv) <= across) and step_back <= step <= high and u - pu > near)]
     # the candidates tested again with the step back of _stream_runs (with one font every limit
     # here is the same product as across and high above, so one test serves both branches)
     cuts = [i for i in maybe
@@ -233,12 +248,13 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None) -> lis
     segments: list[Segment] = []
     for run in _merge_runs(runs):
         segments.extend(_upright_finish(run.items, glyphs, texts, xs, ys, ends, sizes, metrics,
-                                        repeats, (changes, end_xs, fonts, flags), dropped))
+                                        repeats, (changes, end_xs, fonts, flags, gaps, maybe, clamped), dropped))
     return segments
 
 
 def _changes_inside(changes: list[int], a: int, b: int) -> bool:
-    """Does the font change between glyphs a and b - 1 (changes: sorted indices where it does)?"""
+    """Does the font change between glyphs a and b - 1 (changes: sorted indices where it does)?
+    (Or: is some glyph of a sorted list of indices inside the run from a to b?)"""
     i = bisect_right(changes, a)
     return i < len(changes) and changes[i] < b
 
@@ -272,18 +288,21 @@ def _upright_metrics(height: float, size: float, descent: float) -> tuple[float,
 def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, sizes,
                     metrics, repeats: bool, more_columns: tuple, dropped: DropLog | None = None) -> list[Segment]:
     """_finish for a merged run of upright glyphs given as index ranges of the page's columns.
-    more_columns: the indices where the font (height, size, descent) changes, end_xs, fonts
-    and flags; repeats: does some glyph on the page repeat one of the two before it close by
+    more_columns: the indices where the font (height, size, descent) changes, end_xs, fonts,
+    flags, the gaps before the glyphs, the glyphs that may start a run (`maybe`: every other
+    glyph starts more than a non-negative step after the glyph before it) and whether some
+    advance end was clamped to its origin; repeats: does some glyph on the page repeat one of the two before it close by
     (_close_repeat)."""
     if len(ranges) == 1 and not repeats:
         # the usual line: one stream run in one font, in order along the line, with sizes (so
         # its gaps passed the gutter test in stream order): one segment, from slices
         a, b = ranges[0]
-        changes, end_xs, fonts, flags = more_columns
+        changes, end_xs, fonts, flags, gaps, maybe, clamped = more_columns
         line_xs = xs[a:b]
         size = sizes[a]   # one font: every glyph's size
         if ((b - a == 1 or size > 0) and not (changes and _changes_inside(changes, a, b))
-                and list(line_xs) == sorted(line_xs)):
+                # xs ascend unless a glyph of `maybe` lies inside the run
+                and (not _changes_inside(maybe, a, b) or list(line_xs) == sorted(line_xs))):
             first = metrics[a]
             line_ys = ys[a:b]
             line_ends = ends[a:b]
@@ -292,12 +311,16 @@ def _upright_finish(ranges: list[tuple[int, int]], glyphs, texts, xs, ys, ends, 
             low = high = line_ys[0]
             if line_ys.count(low) != b - a:
                 low, high = min(line_ys), max(line_ys)
+            # ends in order (the usual line): the last is the furthest, and the word stage need
+            # not test them again (nor end_xs, the same numbers when none was clamped)
+            ascending = line_ends == sorted(line_ends)   # (no NaN: finite coordinates)
             return [Segment(
                 glyphs=glyphs[a:b], starts=list(line_xs), ends=line_ends, direction=HORIZONTAL,
-                cos=1.0, sin=0.0, u0=line_xs[0], u1=max(line_ends), v=line_ys[0],
+                cos=1.0, sin=0.0, u0=line_xs[0], u1=line_ends[-1] if ascending else max(line_ends), v=line_ys[0],
                 top=low - first[2], bottom=high + first[3],
                 size=size if size > 0 else first[0], height=first[0], order=a,
-                upright=UprightColumns(texts[a:b], line_xs, line_ys, end_xs[a:b], fonts[a:b], flags[a:b]),
+                upright=UprightColumns(texts[a:b], line_xs, line_ys, end_xs[a:b], fonts[a:b], flags[a:b],
+                                       gaps[a:b - 1], ascending and not clamped),
             )]
     order: range | list[int]
     in_stream_order = False   # one stream run, already in order along the line
@@ -400,12 +423,14 @@ def _top_char(line_text: str) -> str:
 
 def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float], ratio: float,
                     texts: tuple[str, ...], line_text: str, top_char: str,
-                    spaces: list[int] | None = None) -> list[bool]:
+                    spaces: list[int] | None = None, gaps: list[float] | None = None) -> list[bool]:
     """word_breaks for a line in one font (one text unit for every glyph) whose advance ends
     come in order along it (the furthest end is the previous glyph's): the same rules, with
-    the gaps and their limit computed in whole-list operations rather than glyph by glyph."""
+    the gaps and their limit computed in whole-list operations rather than glyph by glyph.
+    `gaps`: starts[1:] less ends, when the caller has them (UprightColumns.gaps)."""
     n = len(glyphs)
-    gaps = list(map(sub, starts[1:], ends))
+    if gaps is None:
+        gaps = list(map(sub, starts[1:], ends))
     limit = ratio * text_unit(glyphs[0])
     if n - 1 >= TRACKING_MIN_GAPS:
         # gaps count from the line's own letter gap: tightened lines shift every gap
@@ -438,10 +463,11 @@ def _uniform_breaks(glyphs: list[Glyph], starts: list[float], ends: list[float],
 
 
 def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: str, xs, ys,
-                   end_xs, fonts, flags, xs_ascending: bool = False) -> list[Word]:
+                   end_xs, fonts, flags, xs_ascending: bool = False, end_xs_ascending: bool = False) -> list[Word]:
     """The words of an upright horizontal line in one font, without right-to-left letters or
     pre-base vowel signs: each word's box comes from the extremes of its glyphs' positions.
-    xs_ascending: the caller knows xs ascend (UprightColumns), so only end_xs are tested."""
+    xs_ascending, end_xs_ascending: the caller knows they ascend (UprightColumns), so they are
+    not tested again."""
     n = len(glyphs)
     first = glyphs[0]
     h = box_height(first)
@@ -451,7 +477,7 @@ def _uniform_words(glyphs: list[Glyph], breaks: list[bool], texts, line_text: st
     one_flag = flags.count(flags[0]) == n
     # on the usual line (one baseline, glyphs and advance ends in order) a word's first and
     # last glyph give its box; otherwise its extremes do
-    ordered = (xs_ascending or list(xs) == sorted(xs)) and list(end_xs) == sorted(end_xs)
+    ordered = (xs_ascending or list(xs) == sorted(xs)) and (end_xs_ascending or list(end_xs) == sorted(end_xs))
     flat = ys.count(ys[0]) == n
     y0 = ys[0] - up
     y1 = ys[0] + down
@@ -570,17 +596,20 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     """build_words for a segment of upright_segments (Segment.upright: one font, glyphs in
     order along the line, direction (1, 0)): the same rules, without transposing the glyphs."""
     texts = columns.texts
-    if len(glyphs) > 1 and ends == sorted(ends):   # in order (no NaN: finite coordinates)
+    # ends in order: tested when the segment was cut (UprightColumns.ends_ascending tells of end_xs,
+    # the same numbers unless one was clamped)
+    if len(glyphs) > 1 and (columns.ends_ascending or ends == sorted(ends)):
         line_text = "".join(texts)
         top_char = _top_char(line_text)
         if top_char >= FIRST_RTL:
             return build_words(glyphs, starts, ends, base_rtl=base_rtl)
         spaces = whitespace_indices(texts, line_text) if _WHITESPACE.search(line_text) is not None else []
         if not (spaces and _covered_space(texts, spaces, starts, ends, glyphs)):
-            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char, spaces)
+            breaks = _uniform_breaks(glyphs, starts, ends, WORD_GAP_HEIGHTS, texts, line_text, top_char, spaces,
+                                     columns.gaps)
             return _settled_uniform(_uniform_words(glyphs, breaks, texts, line_text, columns.xs, columns.ys,
                                                    columns.end_xs, columns.fonts, columns.flags,
-                                                   True), line_text)   # xs ascend (UprightColumns)
+                                                   True, columns.ends_ascending), line_text)   # xs ascend
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 

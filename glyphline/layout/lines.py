@@ -238,21 +238,25 @@ class _Run:
         return end if end < self.u1 else self.u1
 
 
-def build_segments(glyphs: list[Glyph], text: str | None = None, dropped: DropLog | None = None) -> list[Segment]:
+def build_segments(glyphs: list[Glyph], text: str | None = None, dropped: DropLog | None = None,
+                   columns: list[tuple] | None = None) -> list[Segment]:
     """Group cleaned glyphs (content-stream order) into baseline segments.
 
     `text` is the glyphs' texts joined, when the caller has it: page-wide checks on it
     spare per-glyph passes (no CJK, no spacing accents on most pages). The duplicates left
-    out are listed in `dropped` when given."""
+    out are listed in `dropped` when given. `columns`: the glyphs transposed (zip(*glyphs)),
+    when the caller has them."""
     if text is None:
         text = "".join([g.text for g in glyphs])
     # no CJK below it: no vertical runs to restack (an ASCII text, a flag of the string, has none)
     if text and not text.isascii() and max(text) >= FIRST_SPACELESS_CJK:
-        glyphs = restack_vertical(glyphs)
+        restacked = restack_vertical(glyphs)
+        if restacked is not glyphs:
+            glyphs, columns = restacked, None
     accents = (_SPACING_ACCENT.search(text) is not None
                and not SPACING_ACCENTS.keys().isdisjoint([g.text for g in glyphs]))
     if not accents and _upright.FAST_PATHS:   # the switch (see _upright)
-        segments = _upright.upright_segments(glyphs, dropped)
+        segments = _upright.upright_segments(glyphs, dropped, columns)
         if segments is not None:
             return segments
     runs = _stream_runs(glyphs)
