@@ -221,6 +221,8 @@ _DELIMITED = rb"(?=[" + _SPACE + rb"()<>\[\]{}/%]|\Z)"
 # else the byte there (something else: the element is not plain)
 _PLAIN_TOKEN = re.compile(_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
                           + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\])|([^" + _SPACE + rb"]))")
+# the same with real numbers too (-1.5, .5, 2.): the page tree's boxes (glyphline.document._plain_node)
+_PLAIN_TOKEN_REALS = re.compile(_PLAIN_TOKEN.pattern.replace(rb"|(-?\d+)", rb"|(-?(?:\d+(?:\.\d*)?|\.\d+))", 1))
 # an object whose dictionary holds a '>' (a hex string, a nested dictionary) is never plain: its
 # body ends at the first '>', read in one step
 _PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<([^>]*+)>>" + _S + rb"*endobj")
@@ -255,7 +257,7 @@ class _PlainObjects:
                 return plain
         return resolve(obj)
 
-    def _plain(self, number: int, generation: int) -> _PlainDictionary | None:
+    def _plain(self, number: int, generation: int, reals: bool = False) -> _PlainDictionary | None:
         pdf = self.pdf
         try:
             if (generation, number) in pdf.resolved_objects or (generation == 0 and number in pdf.xref_objStm):
@@ -268,7 +270,7 @@ class _PlainObjects:
         found = _PLAIN_OBJECT.match(self.data, offset, offset + MAX_PLAIN_ELEMENT_BYTES)
         if found is None or int(found[1]) != number or int(found[2]) != generation:
             return None
-        plain = _plain_dictionary(bytes(found[3]), pdf)
+        plain = _plain_dictionary(bytes(found[3]), pdf, reals)
         if plain is not None:
             plain.indirect_reference = IndirectObject(number, generation, pdf)   # its key, as pypdf's objects carry
         return plain
@@ -278,16 +280,17 @@ class _PlainDictionary(dict):
     __slots__ = ("indirect_reference",)
 
 
-def _plain_dictionary(body: bytes, pdf: Any) -> _PlainDictionary | None:
+def _plain_dictionary(body: bytes, pdf: Any, reals: bool = False) -> _PlainDictionary | None:
     """The entries of a plain dictionary's body, as pypdf reads them (the first of a repeated key
-    wins), or None when anything in it is not plain."""
+    wins), or None when anything in it is not plain. With `reals`, real numbers are plain too (as
+    floats: pypdf's FloatObject has the same value)."""
     values: list = []
     stack: list[list] = []
-    for reference, generation, number, name, opening, closing, _ in _PLAIN_TOKEN.findall(body):
+    for reference, generation, number, name, opening, closing, _ in (_PLAIN_TOKEN_REALS if reals else _PLAIN_TOKEN).findall(body):
         if reference:
             value: Any = IndirectObject(int(reference), int(generation), pdf)
         elif number:
-            value = int(number)
+            value = float(number) if b"." in number else int(number)
         elif name:
             value = name.decode("ascii")
         elif opening:
