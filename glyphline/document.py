@@ -241,7 +241,7 @@ def _plain_objects(reader):
     """The structure reader's plain-object reader over the file's bytes, or None (no reader)."""
     if reader is None:
         return None
-    from .structure import _PlainObjects   # here: the command line defers pypdf's import to the opening
+    from .plainobjects import _PlainObjects   # here: the command line defers pypdf's import to the opening
 
     return _PlainObjects(reader)
 
