@@ -23,10 +23,22 @@ _S = rb"[" + _SPACE + rb"]"
 _DELIMITED = rb"(?=[" + _SPACE + rb"()<>\[\]{}/%]|\Z)"
 # one token of a plain element, after optional white space: a reference, an integer, a name, [ or ],
 # else the byte there (something else: the element is not plain)
-_PLAIN_TOKEN = re.compile(_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
-                          + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\])|([^" + _SPACE + rb"]))")
+_PLAIN_TOKEN_PATTERN = (_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
+                        + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\])|([^" + _SPACE + rb"]))")
 # the same with real numbers too (-1.5, .5, 2.): the page tree's boxes (glyphline.document._plain_node)
-_PLAIN_TOKEN_REALS = re.compile(_PLAIN_TOKEN.pattern.replace(rb"|(-?\d+)", rb"|(-?(?:\d+(?:\.\d*)?|\.\d+))", 1))
+_PLAIN_TOKEN_REALS_PATTERN = _PLAIN_TOKEN_PATTERN.replace(rb"|(-?\d+)", rb"|(-?(?:\d+(?:\.\d*)?|\.\d+))", 1)
+# each compiled on first use (~0.4 ms of compiling each, ~0.3 % of a 100-page document's work):
+# an untagged document's page-tree walk needs only the one with reals, a structure tree the other
+_tokens: dict[bool, re.Pattern] = {}
+
+
+def _plain_tokens(reals: bool) -> re.Pattern:
+    pattern = _tokens.get(reals)
+    if pattern is None:
+        pattern = _tokens[reals] = re.compile(_PLAIN_TOKEN_REALS_PATTERN if reals else _PLAIN_TOKEN_PATTERN)
+    return pattern
+
+
 # an object whose dictionary holds a '>' (a hex string, a nested dictionary) is never plain: its
 # body ends at the first '>', read in one step
 _PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<([^>]*+)>>" + _S + rb"*endobj")
@@ -90,7 +102,7 @@ def _plain_dictionary(body: bytes, pdf: Any, reals: bool = False) -> _PlainDicti
     floats: pypdf's FloatObject has the same value)."""
     values: list = []
     stack: list[list] = []
-    for reference, generation, number, name, opening, closing, _ in (_PLAIN_TOKEN_REALS if reals else _PLAIN_TOKEN).findall(body):
+    for reference, generation, number, name, opening, closing, _ in _plain_tokens(reals).findall(body):
         if reference:
             value: Any = IndirectObject(int(reference), int(generation), pdf)
         elif number:
