@@ -33,6 +33,9 @@ DEFAULT_MEDIA_BOX = (0.0, 0.0, 612.0, 792.0)  # US Letter: what viewers assume w
 HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PDF- within the first KiB
 MAX_PAGE_WARNINGS = 50                          # a hostile page cannot flood the warnings list
 INHERITABLE = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+# the page-tree walk reads plain page dictionaries from the file's bytes (not pypdf's cache) from this
+# many pages declared: below it the dictionaries held (~2 KB a page) matter less than loading the reader
+PLAIN_WALK_MIN_PAGES = 64
 # allocations between young-generation collections while a page is interpreted: a page makes
 # ~10⁵ acyclic glyph records, and the default (700) rescans them (and every older object) for nothing
 GC_GEN0_THRESHOLD = 50_000
@@ -209,13 +212,60 @@ class _PageRecord:
             self._obj = ref
 
 
-def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
+def _walk_page_tree(root, limits: Limits, reader=None) -> list[_PageRecord]:
     """Depth-first over /Kids with our own cycle and depth checks (hostile trees fail up front).
-    A page reached by reference is recorded by that reference (see _PageRecord)."""
+    A page reached by reference is recorded by that reference (see _PageRecord). With the
+    `reader`, a node written plainly in the file is read straight from its bytes (_plain_node)
+    and not left in pypdf's cache: pypdf parses a page's dictionary on that page's turn only."""
     pages: list[_PageRecord] = []
     if root is None:
         raise DamagedPDF("the document has no page tree (/Root /Pages is missing)")
+    objects = _plain_objects(reader) if _declared_pages(root) >= PLAIN_WALK_MIN_PAGES else None
+    try:
+        return _walk_nodes(root, limits, objects, pages)
+    finally:
+        if objects is not None:
+            objects.close()
+
+
+def _declared_pages(root) -> int:
+    """The page count the root /Pages node declares (/Count; only chooses how the tree is read)."""
+    try:
+        count = resolve(root).get("/Count")
+        return int(count) if isinstance(count, int) else 0
+    except Exception:
+        return 0
+
+
+def _plain_objects(reader):
+    """The structure reader's plain-object reader over the file's bytes, or None (no reader)."""
+    if reader is None:
+        return None
+    from .plainobjects import _PlainObjects   # here: the command line defers pypdf's import to the opening
+
+    return _PlainObjects(reader)
+
+
+def _plain_node(objects, ref):
+    """The page-tree node `ref` names read from the file's bytes, not through pypdf (whose cache
+    would keep every page's dictionary, ~2 KB a page, from the opening until the page is read),
+    when the node is plain (names, integers, references) and its inherited attributes are of the
+    kinds pypdf would give the same values for; None otherwise (pypdf reads it)."""
+    node = objects._plain(ref.idnum, ref.generation, reals=True)
+    if node is None:
+        return None
+    for name in INHERITABLE:
+        value = node.get(name)
+        if value is None or type(value) is int or type(value).__name__ == "IndirectObject":
+            continue
+        if not (type(value) is list and len(value) == 4 and all(type(v) in (int, float) for v in value)):
+            return None   # a real /Rotate, a box holding references: pypdf's objects, as before
+    return node
+
+
+def _walk_nodes(root, limits: Limits, objects, pages: list[_PageRecord]) -> list[_PageRecord]:
     stack = [(root, {}, 0, ())]
+    plain = objects is not None and objects.data is not None
     visits = 0
     boxes: dict[tuple[float, ...], tuple[float, ...]] = {}
     while stack:
@@ -228,7 +278,8 @@ def _walk_page_tree(root, limits: Limits) -> list[_PageRecord]:
             raise DamagedPDF("the page tree has a cycle (a /Kids entry points back to an ancestor)")
         if depth > limits.page_tree_depth:
             raise DamagedPDF(f"the page tree is deeper than {limits.page_tree_depth} levels")
-        node = resolve(node_ref)
+        node = (plain and type(node_ref).__name__ == "IndirectObject" and _plain_node(objects, node_ref)
+                or resolve(node_ref))
         if not hasattr(node, "get"):
             continue  # null or junk in /Kids: skipped like viewers do
         attrs = dict(inherited)
@@ -702,7 +753,7 @@ def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_
         try:
             root = resolve(reader.trailer.get("/Root"))
             pages_root = root.get("/Pages") if hasattr(root, "get") else None
-            records = _walk_page_tree(pages_root, limits)
+            records = _walk_page_tree(pages_root, limits, reader)
         except DamagedPDF as exc:
             if filter_failures:   # the page tree sat in a stream nothing could decode: say which filter
                 raise DamagedPDF(f"{exc.reason} ({filter_failures[0]})") from exc

@@ -17,6 +17,7 @@ import marshal
 import pickle
 from dataclasses import fields
 from functools import partial
+from typing import Iterator
 
 from .layout.model import Block, Line, PageLayout, Word
 
@@ -36,10 +37,13 @@ def pack_pages(analysed: list[Analysed]) -> bytes:
 
 
 def unpack_pages(packed: bytes) -> list[Analysed]:
-    pages = []
+    return list(iter_unpacked(packed))
+
+
+def iter_unpacked(packed: bytes) -> Iterator[Analysed]:
+    """The pages one at a time, in order: each whole layout made only when asked for."""
     for kind, body in marshal.loads(packed):
-        pages.append(_unpack_columns(body) if kind == _COLUMNS else pickle.loads(body))
-    return pages
+        yield _unpack_columns(body) if kind == _COLUMNS else pickle.loads(body)
 
 
 def _pack_page(page: Analysed) -> tuple[str, object]:

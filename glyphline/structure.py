@@ -12,20 +12,17 @@ Knows nothing about text or glyphs; pypdf objects stay inside this module.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pypdf.generic import IndirectObject
-
 from .notices import warning
 from .pdfobjects import resolve
+from .plainobjects import _PlainObjects
 
 MAX_STRUCT_NODES = 500_000     # elements + content items read from one tree (a 1,000-page book has ~10⁵)
 MAX_STRUCT_DEPTH = 200         # nesting of structure elements (real trees are < 30 deep)
 MAX_ROLE_MAP_STEPS = 16        # a /RoleMap chain longer than this is a loop
 MAX_NUMBER_TREE_NODES = 100_000  # nodes of the /ParentTree number tree read
-MAX_PLAIN_ELEMENT_BYTES = 4096   # a structure element longer than this is left to pypdf (real ones are ~100 bytes)
 
 # The standard structure types (ISO 32000-1 §14.8.4, 32000-2 §14.8.4): a role mapped to one of
 # these stops the /RoleMap chain.
@@ -208,107 +205,6 @@ class _TreeReader:
                 named = self.element_tags.get(_object_key(element))
                 if named is not None and mcid not in tags:
                     tags[mcid] = _at_order(*named)
-
-
-# ----------------------------------------------------------------------------- plain elements
-
-# PDF name characters other than the delimiters and '#' (an escape: such names are left to pypdf)
-_NAME_CHARS = re.escape(bytes(c for c in range(0x21, 0x7F) if c not in b"()<>[]{}/%#"))
-_SPACE = b" \t\n\r\x0c"   # white space every pypdf reader skips alike (NUL and VT are left to pypdf)
-_S = rb"[" + _SPACE + rb"]"
-_DELIMITED = rb"(?=[" + _SPACE + rb"()<>\[\]{}/%]|\Z)"
-# one token of a plain element, after optional white space: a reference, an integer, a name, [ or ],
-# else the byte there (something else: the element is not plain)
-_PLAIN_TOKEN = re.compile(_S + rb"*(?:(\d+)" + _S + rb"+(\d+)" + _S + rb"+R" + _DELIMITED + rb"|(-?\d+)" + _DELIMITED
-                          + rb"|(/[" + _NAME_CHARS + rb"]+)|(\[)|(\])|([^" + _SPACE + rb"]))")
-# an object whose dictionary holds a '>' (a hex string, a nested dictionary) is never plain: its
-# body ends at the first '>', read in one step
-_PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<([^>]*+)>>" + _S + rb"*endobj")
-
-
-class _PlainObjects:
-    """Structure elements read straight from the file when they are plain: a dictionary of names,
-    integers, references and arrays of these, at the offset the cross-reference table gives.
-    pypdf's general parser costs ~0.25 ms an element (a quarter second for a 1,000-element
-    tree, most of reading it); this reads the same values in a few µs. Everything else (strings,
-    streams, object streams, encrypted files, a wrong offset, an object pypdf already holds) is
-    resolved by pypdf, so both give equal values."""
-
-    def __init__(self, pdf: Any):
-        self.pdf = pdf
-        self.data = None
-        try:
-            if pdf is not None and not pdf.is_encrypted:
-                self.data = pdf.stream.getbuffer()
-        except Exception:   # no byte stream to read from: pypdf reads every object
-            self.data = None
-
-    def close(self) -> None:
-        if self.data is not None:
-            self.data.release()
-            self.data = None
-
-    def resolve(self, obj: Any) -> Any:
-        if self.data is not None and type(obj) is IndirectObject:
-            plain = self._plain(obj.idnum, obj.generation)
-            if plain is not None:
-                return plain
-        return resolve(obj)
-
-    def _plain(self, number: int, generation: int) -> _PlainDictionary | None:
-        pdf = self.pdf
-        try:
-            if (generation, number) in pdf.resolved_objects or (generation == 0 and number in pdf.xref_objStm):
-                return None
-            offset = pdf.xref.get(generation, {}).get(number)
-            if type(offset) is not int or pdf.xref_free_entry.get(generation, {}).get(number, False):
-                return None
-        except Exception:
-            return None
-        found = _PLAIN_OBJECT.match(self.data, offset, offset + MAX_PLAIN_ELEMENT_BYTES)
-        if found is None or int(found[1]) != number or int(found[2]) != generation:
-            return None
-        plain = _plain_dictionary(bytes(found[3]), pdf)
-        if plain is not None:
-            plain.indirect_reference = IndirectObject(number, generation, pdf)   # its key, as pypdf's objects carry
-        return plain
-
-
-class _PlainDictionary(dict):
-    __slots__ = ("indirect_reference",)
-
-
-def _plain_dictionary(body: bytes, pdf: Any) -> _PlainDictionary | None:
-    """The entries of a plain dictionary's body, as pypdf reads them (the first of a repeated key
-    wins), or None when anything in it is not plain."""
-    values: list = []
-    stack: list[list] = []
-    for reference, generation, number, name, opening, closing, _ in _PLAIN_TOKEN.findall(body):
-        if reference:
-            value: Any = IndirectObject(int(reference), int(generation), pdf)
-        elif number:
-            value = int(number)
-        elif name:
-            value = name.decode("ascii")
-        elif opening:
-            stack.append(values)
-            values = []
-            continue
-        elif closing:
-            if not stack:
-                return None
-            value, values = values, stack.pop()
-        else:   # something between the tokens: not plain
-            return None
-        values.append(value)
-    if stack or len(values) % 2:
-        return None
-    entries = _PlainDictionary()
-    for key, value in zip(values[::2], values[1::2]):
-        if type(key) is not str:
-            return None
-        entries.setdefault(key, value)
-    return entries
 
 
 # ----------------------------------------------------------------------------- pypdf object helpers

@@ -155,6 +155,44 @@ def test_the_opening_keeps_a_small_record_a_page():
     assert not hasattr(glyphline.extract_text(b.build()).pages[0], "__dict__")   # PageResult: slots
 
 
+def test_the_page_tree_walk_reads_plain_page_dictionaries_without_pypdf_s_cache(monkeypatch):
+    """An 800-page document held every page dictionary in pypdf's cache from the opening to its
+    page's turn (~2 KB a page, the traced peak at the first page). A node written plainly (names,
+    integers, reals in its boxes, references) is read by the walk straight from the file's bytes
+    and not cached: pypdf parses it on its page's turn only, once as before. Records, boxes and
+    text are those pypdf's reading gives; a dictionary that is not plain (a direct /Resources, an
+    object stream) is read by pypdf as before."""
+    from glyphline import document
+    from glyphline.document import _walk_page_tree
+    from glyphline.limits import Limits
+
+    monkeypatch.setattr(document, "PLAIN_WALK_MIN_PAGES", 4)   # a long document's way, on 4 pages
+    b = PdfBuilder()
+    font = mono_font(b)
+    res = b.add({"Font": {"F1": font}})
+    node = b.pages_node(media_box=[0, 0, 595.276, 841.89], rotate=90)
+    plain = [b.page(line(b"page %d" % n, 72, 700), media_box=None, parent=node, extra={"Resources": res})
+             for n in (1, 2)]
+    plain.append(b.page(line(b"page 3", 72, 700), crop_box=[10, 10.5, 600, 780.25], rotate=-90,
+                        extra={"Resources": res}))
+    direct = b.page(line(b"page 4", 72, 700), fonts={"F1": font})   # its /Resources a direct dictionary
+    data = b.build()
+    doc = glyphline.open(data)
+    cache = doc._reader.resolved_objects
+    assert not any((0, ref.num) in cache for ref in plain + [node])
+    assert (0, direct.num) in cache
+    pypdf_read = glyphline.open(data)
+    root = doc._reader.trailer["/Root"]
+    expected = _walk_page_tree(root.get("/Pages"), Limits())   # no reader: every node through pypdf
+    assert [record.attrs for record in doc._records] == [record.attrs for record in expected]
+    assert [type(record.media_box) for record in doc._records] == [tuple] * 4   # the boxes as shared tuples
+    assert [(p.width, p.height, p.rotation, p.box) for p in map(doc.page, range(4))] == \
+        [(p.width, p.height, p.rotation, p.box) for p in map(pypdf_read.page, range(4))]
+    assert [text_of(doc.page(i)) for i in range(4)] == ["page 1", "page 2", "page 3", "page 4"]
+    in_stream = glyphline.open(b.build(object_streams=True))
+    assert [text_of(in_stream.page(i)) for i in range(4)] == ["page 1", "page 2", "page 3", "page 4"]
+
+
 def test_the_file_s_bytes_are_held_once():
     """pypdf sizes its stream with getbuffer(), which made the BytesIO over the file's bytes copy
     them: a long file was held twice for the whole extraction. The reader's stream shares them."""

@@ -166,6 +166,35 @@ def test_pages_analysed_elsewhere_are_fed_to_the_passes_in_order_as_they_arrive(
     assert [page.number for page in result.pages] == split.numbers
 
 
+def test_a_run_added_in_order_goes_to_the_passes_page_by_page(document, monkeypatch):
+    """--jobs 2: a worker's run (up to 25 pages of whole layouts, ~150 KB a page of prose) was
+    unpacked whole, then fed; a page next in document order now goes to the passes as soon as it
+    is unpacked, so the run is never held whole here. Same text as one process."""
+    from glyphline.extract import DocumentPasses
+    from glyphline.options import ExtractOptions
+    from glyphline.split import SplitExtraction
+
+    options = ExtractOptions()
+    pieces: list[str] = []
+    split = SplitExtraction(document, options, write=pieces.append)
+    elsewhere = SplitExtraction(document, options)
+    run = split.numbers[:5]
+    elsewhere.analyse(run)
+    waiting: list[int] = []
+    add = DocumentPasses.add
+
+    def counting_add(self, *page):
+        waiting.append(len(split._pages))
+        add(self, *page)
+
+    monkeypatch.setattr(DocumentPasses, "add", counting_add)
+    split.add_packed(elsewhere.take_packed(run))
+    assert waiting == [0] * len(run) and split._fed == len(run)
+    split.analyse(split.numbers[len(run):])
+    split.finish()
+    assert "".join(pieces) == extract_text(document, options).text
+
+
 def test_this_process_holds_at_most_one_run_of_whole_layouts(document, monkeypatch):
     """Memory over a long document with --jobs: this process takes the first runs and hands each
     page to the passes as soon as it is analysed, and a worker's run is fed as it is read; no
