@@ -241,9 +241,9 @@ def _plain_objects(reader):
     """The structure reader's plain-object reader over the file's bytes, or None (no reader)."""
     if reader is None:
         return None
-    from .plainobjects import _PlainObjects   # here: the command line defers pypdf's import to the opening
+    from .plainobjects import PlainObjects   # here: the command line defers pypdf's import to the opening
 
-    return _PlainObjects(reader)
+    return PlainObjects(reader)
 
 
 def _plain_node(objects, ref):
@@ -251,7 +251,7 @@ def _plain_node(objects, ref):
     would keep every page's dictionary, ~2 KB a page, from the opening until the page is read),
     when the node is plain (names, integers, references) and its inherited attributes are of the
     kinds pypdf would give the same values for; None otherwise (pypdf reads it)."""
-    node = objects._plain(ref.idnum, ref.generation, reals=True)
+    node = objects.plain(ref.idnum, ref.generation, reals=True)
     if node is None:
         return None
     for name in INHERITABLE:

@@ -44,9 +44,10 @@ def _plain_tokens(reals: bool) -> re.Pattern:
 _PLAIN_OBJECT = re.compile(_S + rb"*(\d+)" + _S + rb"+(\d+)" + _S + rb"+obj" + _S + rb"*<<([^>]*+)>>" + _S + rb"*endobj")
 
 
-class _PlainObjects:
-    """Structure elements read straight from the file when they are plain: a dictionary of names,
-    integers, references and arrays of these, at the offset the cross-reference table gives.
+class PlainObjects:
+    """Objects read straight from the file when they are plain (structure elements, page-tree
+    nodes): a dictionary of names, integers, references and arrays of these, at the offset the
+    cross-reference table gives.
     pypdf's general parser costs ~0.25 ms an element (a quarter second for a 1,000-element
     tree, most of reading it); this reads the same values in a few µs. Everything else (strings,
     streams, object streams, encrypted files, a wrong offset, an object pypdf already holds) is
@@ -68,12 +69,12 @@ class _PlainObjects:
 
     def resolve(self, obj: Any) -> Any:
         if self.data is not None and type(obj) is IndirectObject:
-            plain = self._plain(obj.idnum, obj.generation)
+            plain = self.plain(obj.idnum, obj.generation)
             if plain is not None:
                 return plain
         return resolve(obj)
 
-    def _plain(self, number: int, generation: int, reals: bool = False) -> _PlainDictionary | None:
+    def plain(self, number: int, generation: int, reals: bool = False) -> _PlainDictionary | None:
         pdf = self.pdf
         try:
             if (generation, number) in pdf.resolved_objects or (generation == 0 and number in pdf.xref_objStm):

@@ -17,7 +17,7 @@ from typing import Any
 
 from .notices import warning
 from .pdfobjects import resolve
-from .plainobjects import _PlainObjects
+from .plainobjects import PlainObjects
 
 MAX_STRUCT_NODES = 500_000     # elements + content items read from one tree (a 1,000-page book has ~10⁵)
 MAX_STRUCT_DEPTH = 200         # nesting of structure elements (real trees are < 30 deep)
@@ -78,11 +78,11 @@ class _TreeTooLarge(Exception):
 def read_structure(root: Any, pages: list, pdf: Any = None) -> Structure | None:
     """The structure tree of the catalog `root`, or None when the document is not tagged.
     `pages` are the page dictionaries in document order; `pdf` is the pypdf reader (its plain
-    elements are then read straight from the file, see _PlainObjects)."""
+    elements are then read straight from the file, see PlainObjects)."""
     tree = resolve(_get(root, "/StructTreeRoot"))
     if not _is_dict(tree):
         return None
-    reader = _TreeReader(tree, pages, _PlainObjects(pdf))
+    reader = _TreeReader(tree, pages, PlainObjects(pdf))
     try:
         reader.walk()
     except (_TreeTooLarge, RecursionError) as exc:
@@ -95,7 +95,7 @@ def read_structure(root: Any, pages: list, pdf: Any = None) -> Structure | None:
 
 
 class _TreeReader:
-    def __init__(self, tree, pages: list, objects: _PlainObjects):
+    def __init__(self, tree, pages: list, objects: PlainObjects):
         self.objects = objects
         self.pages = pages
         self.page_keys = {_object_key(page): index for index, page in enumerate(pages)}

@@ -12,7 +12,8 @@ from glyphline.extract import _analyse, analysis_needs
 from glyphline.layout.tagged import MAX_EXTRA_UPWARD_MOVES
 from glyphline.layout.model import AnalysisNeeds
 from glyphline.options import ExtractOptions
-from glyphline.structure import MAX_STRUCT_DEPTH, _PlainObjects, read_structure
+from glyphline.plainobjects import PlainObjects
+from glyphline.structure import MAX_STRUCT_DEPTH, read_structure
 from tests.pdfbuilder import PdfBuilder, Raw, Ref, marked
 
 
@@ -311,7 +312,7 @@ def test_plain_element_values_equal_pypdfs():
               b"<</K 0>>", b"<< /K 12 0 R/S/H1>>", b"<< /K [] >>"]
     refs = [b.add(Raw(body)) for body in bodies]
     reader = open_document(b.build())._reader
-    plain = _PlainObjects(reader)
+    plain = PlainObjects(reader)
     for ref in refs:
         read = plain.resolve(IndirectObject(ref.num, 0, reader))
         assert type(read) is not DictionaryObject   # read from the file, not by pypdf
@@ -326,9 +327,9 @@ def test_elements_that_are_not_plain_are_left_to_pypdf():
                                           b"<< /K 1 \x00>>", b"<< /K 5 R >>", b"<< /K 1 x >>", b"<< x /K 1 >>",
                                           b"<< /Alt <41> >>", b"<< /K 1 /A <<>> >>")]
     reader = open_document(b.build())._reader
-    plain = _PlainObjects(reader)
+    plain = PlainObjects(reader)
     for ref in refs:
-        assert plain._plain(ref.num, 0) is None
+        assert plain.plain(ref.num, 0) is None
 
 
 def test_words_name_their_element_only_when_the_output_reads_them():
