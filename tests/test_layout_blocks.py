@@ -694,3 +694,34 @@ def test_the_page_text_spares_the_right_to_left_census_only_where_it_may(words):
     with_text = [(f.role, [line.text for line in f.lines]) for f in reading_order(segments, text)]
     census = [(f.role, [line.text for line in f.lines]) for f in reading_order(segments, None)]
     assert with_text == census
+
+
+def test_the_band_search_skips_rows_that_open_no_gutter(monkeypatch):
+    # a column of lines, one indented and one short, with a two-column band and a row set
+    # after the line above ends (a gutter between them): rows with no gutter-wide strip inside
+    # them and overlapping the row below skip the band search (no _intersect), and the text is
+    # that of the search (the switch _upright.FAST_PATHS off)
+    from glyphline.layout import _upright, blocks as blocks_module
+    pieces = [(72 + (18 if i == 5 else 0), 100 + 12 * i, f"body {LOREM[i % 4]}") for i in range(12)]
+    pieces.append((72, 100 + 12 * 12, "short"))
+    pieces.append((300, 100 + 12 * 13, "set apart right of the short line"))
+    for i in range(6):
+        pieces.append((72, 300 + 12 * i, f"left {LOREM[i % 4]}"))
+        pieces.append((320, 300 + 12 * i, f"right {LOREM[i % 4]}"))
+    b = PdfBuilder()
+    font = b.font_type1("Times-Roman", encoding="/WinAnsiEncoding")
+    b.page(b"".join(b"BT /F1 10 Tf %.2f %.2f Td (%s) Tj ET\n" % (x, 842 - y, text.encode("cp1252"))
+                    for x, y, text in pieces), fonts={"F1": font}, media_box=(0, 0, 595, 842))
+    data = b.build()
+    calls = []
+    real = blocks_module._intersect
+    monkeypatch.setattr(blocks_module, "_intersect", lambda *args: calls.append(1) or real(*args))
+    fast = extract_text(data).text
+    fast_calls = len(calls)
+    monkeypatch.setattr(_upright, "FAST_PATHS", False)
+    calls.clear()
+    assert extract_text(data).text == fast
+    # the search intersects every row with the next; the skip only where a gutter may open
+    # (the band's rows, the short line and the line set apart after it)
+    assert len(calls) >= 18 and fast_calls <= 8
+    assert "left the quick brown fox" in fast and fast.index("right lazy") > fast.index("left songs")

@@ -204,6 +204,12 @@ def _rows(segs: list[Segment]) -> list[list[Segment]]:
 
 def _free(row: list[Segment]) -> list[tuple[float, float]]:
     """The strips along the line that no segment's ink covers (open at both ends)."""
+    if len(row) == 1:   # the usual row: one segment, the loop below unrolled
+        seg = row[0]
+        a, b = seg.u0, _ink_end(seg)
+        free = [(-_INF, a)] if a > -_INF else []
+        free.append((b if b > -_INF else -_INF, _INF))
+        return free
     spans = sorted((s.u0, _ink_end(s)) for s in row)
     free = []
     reach = -_INF
@@ -259,7 +265,15 @@ def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = Fals
     i = 0
     n = len(rows)
     frees = [_free(row) for row in rows]
+    # rows with no gutter-wide strip inside them (the switch: _upright.FAST_PATHS; see _plain_pair)
+    plain = [f[0][0] == -_INF and (len(f) == 2 or _no_inner_gutter(f, min_gutter)) for f in frees] \
+        if _upright.FAST_PATHS else None
     while i < n:
+        if plain is not None and i + 1 < n and plain[i] and plain[i + 1] \
+                and _plain_pair(frees[i], frees[i + 1], min_gutter):
+            pending.extend(rows[i])   # what the band search below ends with: no gutter opens here
+            i += 1
+            continue
         free = [f for f in frees[i] if f[1] - f[0] >= min_gutter]
         lo = min(s.u0 for s in rows[i])
         hi = max(s.u1 for s in rows[i])
@@ -285,6 +299,26 @@ def _cut(segs: list[Segment], depth: int, out: list, role: str, rtl: bool = Fals
             i += 1
     if pending:
         out.append((pending, role, None))
+
+
+def _plain_pair(upper: list[tuple[float, float]], lower: list[tuple[float, float]], min_gutter: float) -> bool:
+    """Can no gutter open between two rows with no gutter-wide strip inside them (_no_inner_gutter),
+    told from their free strips (_free)? So when neither ends a gutter's width before the other
+    starts: their strips then meet wide enough only before both rows (open to the left) or after
+    both (open to the right), never inside the band, and _cut's band search would stop at once.
+    Comparisons with NaN are false: such rows take the search."""
+    return upper[0][1] - lower[-1][0] < min_gutter and lower[0][1] - upper[-1][0] < min_gutter
+
+
+def _no_inner_gutter(free: list[tuple[float, float]], min_gutter: float) -> bool:
+    """Does the row's first free strip open to the left, and is every strip between its
+    segments narrower than a gutter (what it shares with another row is narrower still)?"""
+    if free[0][0] != -_INF:
+        return False   # no strip open to the left (u0 = -inf): the search tells
+    for a, b in free[1:-1]:
+        if not b - a < min_gutter:
+            return False
+    return True
 
 
 def _take_band(rows: list[list[Segment]], gutters, depth: int, out, pending, role,
