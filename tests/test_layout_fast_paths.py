@@ -362,3 +362,22 @@ def test_segments_from_the_columns_handed_in_are_the_segments_from_the_glyphs(se
     assert given == build_segments(glyphs, text)
     assert [s.upright for s in given] == [s.upright for s in build_segments(glyphs, text)]
     assert given == _on_and_off(build_segments, glyphs)[1]
+
+
+def test_a_line_of_two_font_names_in_one_segment_keeps_both():
+    # one segment of upright_segments may name two fonts of the same metrics (a bold copy
+    # loaded as another font): make_line's font set counts the first name and falls back to
+    # the set of all names when another one is there
+    glyphs = [Glyph(ch, 10.0 + 6.0 * k, 100.0, 16.0 + 6.0 * k, 100.0, 10.0, 1.0, 0.0, 11.0, 0.2, 10.0,
+                    "F2" if k == 3 else "F1") for k, ch in enumerate("abcdef")]
+    glyphs += [Glyph(ch, 10.0 + 6.0 * k, 130.0, 16.0 + 6.0 * k, 130.0, 10.0, 1.0, 0.0, 11.0, 0.2, 10.0, "F1")
+               for k, ch in enumerate("ghijk")]
+    from glyphline.layout.blocks import reading_order
+    segments = build_segments(glyphs)
+    assert all(s.upright is not None for s in segments)
+
+    def fonts(segments):
+        return [line.fonts for flow in reading_order(segments) for line in flow.lines]
+    assert _on_and_off(fonts, segments) == ([frozenset({"F1", "F2"}), frozenset({"F1"})],) * 2
+    fast, general = _on_and_off(_layout, glyphs)
+    assert fast == general

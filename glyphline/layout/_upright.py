@@ -613,6 +613,13 @@ def upright_words(glyphs: list[Glyph], starts: list[float], ends: list[float], c
     return build_words(glyphs, starts, ends, base_rtl=base_rtl)
 
 
+def _font_set(fonts: tuple[str, ...]) -> frozenset:
+    """frozenset(fonts); the usual segment names one font, told by counting (identity first)
+    rather than hashing every glyph's."""
+    first = fonts[0]
+    return frozenset((first,)) if fonts.count(first) == len(fonts) else frozenset(fonts)
+
+
 def make_line(seg: Segment, rtl: bool) -> blocks.TextLine:
     """blocks._make_line for one segment of upright_segments, from the columns it carries."""
     glyphs, starts, ends = seg.glyphs, seg.starts, seg.ends   # (lines never change them)
@@ -620,7 +627,7 @@ def make_line(seg: Segment, rtl: bool) -> blocks.TextLine:
         glyphs=glyphs, starts=starts, ends=ends, u0=seg.u0, u1=seg.u1, v=seg.v,
         top=seg.top, bottom=seg.bottom,
         size=glyphs[0].size,   # what blocks._text_size gives: one font, so one size
-        fonts=frozenset(seg.upright.fonts), order=seg.order,
+        fonts=_font_set(seg.upright.fonts), order=seg.order,
     )
     line.words = upright_words(glyphs, starts, ends, seg.upright, base_rtl=rtl or None)
     line.footnote_start = leading_mark(glyphs) > 0

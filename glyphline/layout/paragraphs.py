@@ -245,7 +245,7 @@ def _starts_paragraph(prev: TextLine, line: TextLine, current: list[TextLine], l
         return True
     if line.footnote_start or (_is_list_item(line) and not _runs_on(prev, right)):
         return True
-    if prev.text[-1:] in CJK_STOPS and prev.u1 < right - CJK_SHORT_LINE_EM * prev.size:
+    if prev.u1 < right - CJK_SHORT_LINE_EM * prev.size and prev.text[-1:] in CJK_STOPS:   # (the text joined last)
         return True  # CJK fills every line of a paragraph to the measure but the last
     em = line.size
     if list_text_start is not None and abs(line.u0 - list_text_start) <= ALIGN_EM * em:
