@@ -382,9 +382,19 @@ def convert(job: Job, options: ExtractOptions, on_progress=None, page_jobs: int 
 def _convert(job: Job, options: ExtractOptions, outcome: Outcome, on_progress, page_jobs: int,
              max_seconds: float | None, target: "_FileTarget | _StdoutTarget | None") -> Outcome:
     try:
-        data = job.data if job.data is not None else _read(job.source)
+        # a path is read through its file (pypdf reads the objects it needs), not held whole
+        data = job.data if job.data is not None else _open_file(job.source)
     except OSError as exc:
         return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
+    try:
+        return _convert_data(data, job, options, outcome, on_progress, page_jobs, max_seconds, target)
+    finally:
+        if not isinstance(data, bytes):
+            data.close()
+
+
+def _convert_data(data, job: Job, options: ExtractOptions, outcome: Outcome, on_progress, page_jobs: int,
+                  max_seconds: float | None, target: "_FileTarget | _StdoutTarget | None") -> Outcome:
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     try:
         result = extract_text(data, options, on_progress=on_progress, jobs=page_jobs,
@@ -456,9 +466,17 @@ def _worker_died(exc: Exception) -> bool:
     return process is not None and isinstance(exc, process.BrokenProcessPool)
 
 
-def _read(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
+def _open_file(path: str):
+    """The file at `path`, open for reading; a directory or an unreadable file raises OSError here."""
+    file = open(path, "rb")
+    try:
+        if not file.seekable():   # a pipe or a FIFO: read whole (pypdf seeks)
+            with file:
+                return file.read()
+    except BaseException:
+        file.close()
+        raise
+    return file
 
 
 def _fail(outcome: Outcome, code: int, message: str) -> Outcome:

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 DEFAULT_MEDIA_BOX = (0.0, 0.0, 612.0, 792.0)  # US Letter: what viewers assume when /MediaBox is missing
 HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PDF- within the first KiB
+HEADLESS_OBJECT_BYTES = 65536                   # a file without a header must show an object this early to be repaired
+FILE_SCAN_BYTES = 1 << 20                       # a headless file's scan for objects reads it a MiB at a time, not whole
 MAX_PAGE_WARNINGS = 50                          # a hostile page cannot flood the warnings list
 INHERITABLE = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 # the page-tree walk reads plain page dictionaries from the file's bytes (not pypdf's cache) from this
@@ -708,25 +710,64 @@ def _looks_like_pdf(data: bytes) -> bool:
     if b"%PDF-" in data[:HEADER_SEARCH_BYTES]:
         return True
     # a file whose header was lost can still be repaired when its objects are there
-    return b" obj" in data[:65536] and (b"endobj" in data or b"/Type" in data)
+    return b" obj" in data[:HEADLESS_OBJECT_BYTES] and (b"endobj" in data or b"/Type" in data)
 
 
-def open(data: bytes, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False,
+def _is_binary_file(file) -> bool:
+    """A file object pypdf can read objects from lazily: binary, readable, seekable."""
+    try:
+        return (callable(getattr(file, "read", None)) and callable(getattr(file, "seek", None))
+                and file.seekable() and not isinstance(file, io.TextIOBase))
+    except Exception:   # a closed file, an object without seekable()
+        return False
+
+
+def _check_file(file) -> None:
+    """open()'s empty-file and is-it-a-PDF checks (_looks_like_pdf's) on a file, read in bounded
+    pieces: the head, and only when its header was lost (a damaged file) the rest, FILE_SCAN_BYTES
+    at a time, never held whole."""
+    file.seek(0)
+    head = file.read(HEADLESS_OBJECT_BYTES)
+    if not head.strip():
+        while True:
+            piece = file.read(FILE_SCAN_BYTES)
+            if not piece:
+                raise NotAPDF("the file is empty")
+            if piece.strip():   # text after a blank head: no object in the head either
+                raise NotAPDF("this is not a PDF file (no %PDF header and no PDF objects)")
+    if b"%PDF-" in head[:HEADER_SEARCH_BYTES] or (b" obj" in head and (b"endobj" in head or b"/Type" in head)):
+        return
+    if b" obj" in head:
+        tail = head[-5:]   # "endobj" or "/Type" cut between two pieces
+        while piece := file.read(FILE_SCAN_BYTES):
+            joined = tail + piece
+            if b"endobj" in joined or b"/Type" in joined:
+                return
+            tail = joined[-5:]
+    raise NotAPDF("this is not a PDF file (no %PDF header and no PDF objects)")
+
+
+def open(data, *, password: str = "", limits: Limits | None = None, keep_outside: bool = False,
          annotations: bool = True, ocr=None, inspect: bool = False, paths: bool = False) -> Document:
-    """Opens PDF bytes. Raises NotAPDF, PasswordRequired, DamagedPDF or BudgetExceeded.
+    """Opens PDF bytes, or a seekable binary file (read through: pypdf reads the objects it needs,
+    the file is not held whole; it must stay open while the document is read). Raises NotAPDF,
+    PasswordRequired, DamagedPDF or BudgetExceeded.
     `annotations=False` leaves out the text of annotations (filled form fields, FreeText, stamps);
     `ocr` (a glyphline.content.ocr.OcrEngine) recognises the pages that have no text layer;
     `inspect=True`: each page lists the glyphs it leaves out (Page.dropped).
     `paths=True`: each page keeps the rules and marks its paths draw (Page.drawing)."""
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
-    if not isinstance(data, bytes):
-        raise TypeError("glyphline.open() takes the PDF's bytes")
+    if not isinstance(data, bytes) and not _is_binary_file(data):
+        raise TypeError("glyphline.open() takes the PDF's bytes or a seekable binary file")
     limits = limits or Limits()
-    if not data.strip():
-        raise NotAPDF("the file is empty")
-    if not _looks_like_pdf(data):
-        raise NotAPDF("this is not a PDF file (no %PDF header and no PDF objects)")
+    if isinstance(data, bytes):
+        if not data.strip():
+            raise NotAPDF("the file is empty")
+        if not _looks_like_pdf(data):
+            raise NotAPDF("this is not a PDF file (no %PDF header and no PDF objects)")
+    else:
+        _check_file(data)
     warnings: list[str] = []
     from pypdf._reader import PdfReader   # not `from pypdf`: the command line's pypdf may be deferred (_pypdf_reading)
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
@@ -795,12 +836,17 @@ class _FileBytes(io.BytesIO):
         return memoryview(self._data)
 
 
-def _read_with_repair(PdfReader, data: bytes):
-    """pypdf rebuilds a lost xref only when it finds a startxref; point one at 0 to make it scan the file."""
+def _read_with_repair(PdfReader, data):
+    """pypdf rebuilds a lost xref only when it finds a startxref; point one at 0 to make it scan the file.
+    `data` is the file's bytes or a seekable binary file, which pypdf reads lazily; a damaged file's
+    repair reads it whole (pypdf's scan for objects reads the whole stream anyway)."""
     try:
-        reader = PdfReader(_FileBytes(data), strict=False)
+        reader = PdfReader(_FileBytes(data) if isinstance(data, bytes) else data, strict=False)
     except Exception as first_error:
         try:
+            if not isinstance(data, bytes):
+                data.seek(0)
+                data = data.read()
             reader = PdfReader(_FileBytes(data + b"\nstartxref\n0\n%%EOF\n"), strict=False)
         except Exception:
             raise first_error from None

@@ -153,7 +153,13 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
     (raises OcrUnavailable when it or the language is missing), or by `ocr_engine` when one is
     given (the browser's). With `write`, the text is handed to it in pieces, in order, as soon as
     no later page can change them (the text modes; JSON and Markdown in one piece at the end), and
-    Result.text and the pages' texts are empty: a long document's text is never held whole."""
+    Result.text and the pages' texts are empty: a long document's text is never held whole.
+    `data` is the PDF's bytes, a seekable binary file or a file's path: a file is read through
+    (pypdf reads the objects it needs), never held whole."""
+    if isinstance(data, (str, os.PathLike)):
+        with open(data, "rb") as file:
+            return extract_text(file, options, limits=limits, on_progress=on_progress, cancel=cancel, jobs=jobs,
+                                keep_layouts=keep_layouts, ocr_engine=ocr_engine, write=write, **option_values)
     options = _options(options, option_values)
     # OCR engines, kept layouts and inspection stay in this process: page-parallel runs only plain extraction
     if jobs > 1 and not keep_layouts and not options.ocr and ocr_engine is None and not options.inspect:
@@ -536,7 +542,7 @@ def _options(options: ExtractOptions | None, values: dict[str, Any]) -> ExtractO
     return options.replace(**values) if values else options
 
 
-def _ocr_engine(options: ExtractOptions, given: OcrEngine | None, data: bytes) -> OcrEngine | None:
+def _ocr_engine(options: ExtractOptions, given: OcrEngine | None, data) -> OcrEngine | None:
     """The injected engine, or tesseract on CPython when OCR languages are asked for."""
     if given is not None:
         return given
@@ -544,6 +550,9 @@ def _ocr_engine(options: ExtractOptions, given: OcrEngine | None, data: bytes) -
         return None
     from .tesseract import tesseract_engine
 
+    if not isinstance(data, bytes):   # tesseract's renderer reads the whole file (a copy of it on disk)
+        data.seek(0)
+        data = data.read()
     return tesseract_engine(options.ocr, data, password=options.password)
 
 

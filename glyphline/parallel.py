@@ -53,7 +53,7 @@ def extract_text_parallel(data: bytes, options: ExtractOptions | None = None, /,
             on_progress(done, len(numbers))
 
     with _spool_folder() as spool, ProcessPoolExecutor(max_workers=workers - 1, initializer=_open_in_worker,
-                                                       initargs=(data, options, limits, spool)) as pool:
+                                                       initargs=(_worker_source(data), options, limits, spool)) as pool:
         # the workers start from the last run, so the runs this process takes are the first ones
         futures = [None] * len(chunks)
         for i in reversed(range(len(chunks))):
@@ -114,8 +114,24 @@ def _spool_folder():
         return nullcontext(None)
 
 
-def _open_in_worker(data: bytes, options: ExtractOptions, limits: Limits | None, spool: str | None = None) -> None:
+def _worker_source(data) -> bytes | tuple[str]:
+    """What a worker opens the document from: the bytes, or the path of the file this process reads
+    (each worker reopens it and reads through it; a file object is not sent to processes); a file
+    without a path is read whole."""
+    if isinstance(data, bytes):
+        return data
+    name = getattr(data, "name", None)
+    if isinstance(name, str) and os.path.isfile(name):
+        return (name,)
+    data.seek(0)
+    return data.read()
+
+
+def _open_in_worker(source: bytes | tuple[str], options: ExtractOptions, limits: Limits | None,
+                    spool: str | None = None) -> None:
     global _worker_split, _worker_spool
+    # a path: the worker keeps its file open for as long as it lives (pypdf reads objects from it lazily)
+    data = source if isinstance(source, bytes) else open(source[0], "rb")
     _worker_split = SplitExtraction(data, options, limits)
     _worker_spool = spool
 

@@ -55,17 +55,17 @@ class PlainObjects:
 
     def __init__(self, pdf: Any):
         self.pdf = pdf
-        self.data = None
+        self.data = None   # the file's stream, read at each object's offset (never held whole)
         try:
             if pdf is not None and not pdf.is_encrypted:
-                self.data = pdf.stream.getbuffer()
+                stream = pdf.stream
+                if callable(getattr(stream, "seek", None)) and callable(getattr(stream, "read", None)):
+                    self.data = stream
         except Exception:   # no byte stream to read from: pypdf reads every object
             self.data = None
 
     def close(self) -> None:
-        if self.data is not None:
-            self.data.release()
-            self.data = None
+        self.data = None   # the stream is pypdf's: it stays open for the pages
 
     def resolve(self, obj: Any) -> Any:
         if self.data is not None and type(obj) is IndirectObject:
@@ -84,13 +84,30 @@ class PlainObjects:
                 return None
         except Exception:
             return None
-        found = _PLAIN_OBJECT.match(self.data, offset, offset + MAX_PLAIN_ELEMENT_BYTES)
+        chunk = _read_at(self.data, offset)
+        if chunk is None:
+            return None
+        found = _PLAIN_OBJECT.match(chunk)
         if found is None or int(found[1]) != number or int(found[2]) != generation:
             return None
-        plain = _plain_dictionary(bytes(found[3]), pdf, reals)
+        plain = _plain_dictionary(found[3], pdf, reals)
         if plain is not None:
             plain.indirect_reference = IndirectObject(number, generation, pdf)   # its key, as pypdf's objects carry
         return plain
+
+
+def _read_at(stream: Any, offset: int) -> bytes | None:
+    """At most MAX_PLAIN_ELEMENT_BYTES of the file from `offset`, the stream's position kept
+    (pypdf seeks before each of its reads, but a caller may be between two of them); None when the
+    stream cannot be read there (closed, shrunk: pypdf then reads the object, or says why not)."""
+    try:
+        position = stream.tell()
+        stream.seek(offset)
+        chunk = stream.read(MAX_PLAIN_ELEMENT_BYTES)
+        stream.seek(position)
+    except (OSError, ValueError):
+        return None
+    return chunk if type(chunk) is bytes else None
 
 
 class _PlainDictionary(dict):

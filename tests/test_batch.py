@@ -19,12 +19,19 @@ HANG, CRASH, HOG = b"%glyphline-test: hang\n", b"%glyphline-test: crash\n", b"%g
 
 
 def hostile_extract_text(data, *args, **kwargs):
-    """The engine, except on marked files: hangs inside a page, kills its process, or allocates without end."""
-    if HANG in data:
+    """The engine, except on marked files: hangs inside a page, kills its process, or allocates without end.
+    `data`: the bytes, or the file the command line reads through (its marker read from it)."""
+    if not isinstance(data, bytes):
+        data.seek(0)
+        marked = data.read()
+        data.seek(0)
+    else:
+        marked = data
+    if HANG in marked:
         time.sleep(3600)
-    if CRASH in data:
+    if CRASH in marked:
         os._exit(3)
-    if HOG in data:
+    if HOG in marked:
         hoard = []
         while True:
             hoard.append(bytearray(16 * isolation.MiB))

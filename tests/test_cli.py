@@ -493,3 +493,24 @@ def test_an_output_that_cannot_be_renamed_into_place_leaves_no_part_file(files, 
     assert cli.main(["--quiet", path, "-o", str(taken)]) == cli.EXIT_USAGE
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.pdf", "taken"]
     assert list(taken.iterdir()) == []
+
+
+def test_a_path_is_read_through_its_file_not_held_whole(files, monkeypatch, capsys):
+    """The command line hands extract_text the open file (pypdf reads the objects it needs), closes
+    it after; --jobs workers reopen the path rather than receive the bytes."""
+    from glyphline import parallel
+
+    seen = []
+    real = cli.extract_text
+
+    def spy(data, *args, **kwargs):
+        seen.append(data)
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(cli, "extract_text", spy)
+    name = files("a.pdf", text_pdf([["Alpha"]]))
+    assert cli.main([name]) == 0 and capsys.readouterr().out == "Alpha\n"
+    assert not isinstance(seen[0], bytes) and seen[0].closed and seen[0].name == name
+    with open(name, "rb") as file:
+        assert parallel._worker_source(file) == (name,)
+    assert parallel._worker_source(io.BytesIO(b"%PDF")) == b"%PDF"

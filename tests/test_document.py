@@ -3,6 +3,7 @@ damaged and hostile files, budgets. Every PDF is made here with tests/pdfbuilder
 expected glyph text and positions follow from the numbers in each test."""
 from __future__ import annotations
 
+import io
 import re
 import tracemalloc
 
@@ -881,3 +882,59 @@ def test_an_update_reusing_the_number_of_an_older_cross_reference_stream_is_read
     update += (b"trailer\n<< /Size %d /Root %d 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n"
                % (reused + 1, root, old_xref, xref))
     assert text_of(glyphline.open(bytes(update)).page(0)) == "Updated"
+
+
+# ---------------------------------------------------------------- a file read through, not held
+
+def test_a_file_is_read_through_its_stream_with_the_same_text(tmp_path):
+    """open() given a seekable binary file reads it through (pypdf reads the objects it needs):
+    the same pages and text as its bytes, and the reader's stream is the file itself."""
+    data = simple_page_pdf(b"Streamed")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(data)
+    with path.open("rb") as file:
+        doc = glyphline.open(file)
+        assert doc._reader.stream is file
+        assert text_of(doc.page(0)) == "Streamed" == text_of(glyphline.open(data).page(0))
+    with pytest.raises(TypeError):
+        glyphline.open(io.StringIO("%PDF-1.4"))
+
+
+def test_a_file_s_empty_and_not_a_pdf_checks_read_it_in_pieces(tmp_path, monkeypatch):
+    """The checks _looks_like_pdf makes on the bytes, made on a file in bounded pieces: a blank
+    head before text, and a headless file whose 'endobj' straddles two pieces."""
+    from glyphline import document
+
+    monkeypatch.setattr(document, "FILE_SCAN_BYTES", 7)
+    cases = [(b"", "empty"), (b" \n" * 40000, "empty"), (b" " * 70000 + b"1 0 obj endobj", "not a PDF"),
+             (b"hello", "not a PDF"), (b"1 0 obj << >>" + b"x" * 70000, "not a PDF")]
+    for content, reason in cases:
+        with pytest.raises(NotAPDF, match=reason):
+            glyphline.open(content)
+        with pytest.raises(NotAPDF, match=reason):
+            glyphline.open(io.BytesIO(content))
+    headless = simple_page_pdf(b"Headless").replace(b"%PDF-", b"%XXX-")
+    for content in (headless, b"1 0 obj <<>>" + b"x" * 70000 + b"endobj"):
+        document._check_file(io.BytesIO(content))   # passes the check like its bytes
+        assert document._looks_like_pdf(content)
+
+
+def test_a_file_that_shrinks_under_the_reader_gives_a_clear_error(tmp_path):
+    data = simple_page_pdf(b"Shrinks")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(data)
+    with path.open("rb") as file:
+        path.write_bytes(data[: len(data) // 3])
+        with pytest.raises(DamagedPDF):
+            glyphline.open(file)
+
+
+def test_extract_text_given_a_path_reads_the_file_through(tmp_path):
+    from glyphline.extract import extract_text
+
+    data = simple_page_pdf(b"By path")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(data)
+    assert extract_text(path).text == extract_text(str(path)).text == extract_text(data).text
+    with path.open("rb") as file:
+        assert extract_text(file).text == extract_text(data).text

@@ -319,6 +319,32 @@ def test_plain_element_values_equal_pypdfs():
         assert read == reader.get_object(ref.num) and read.indirect_reference.idnum == ref.num
 
 
+def test_plain_elements_are_read_through_a_file_stream_not_its_bytes(tmp_path):
+    """PlainObjects seeks and reads at each object's offset (at most MAX_PLAIN_ELEMENT_BYTES), so a
+    reader over an open file (no getbuffer(), nothing held whole) reads plain elements too, leaves
+    the stream where it was, and a file that shrank under us leaves the element to pypdf."""
+    from pypdf import PdfReader
+
+    b = PdfBuilder()
+    refs = [b.add(Raw(body)) for body in (b"<< /S /P /K [1 2 0 R] >>", b"<</K 0>>")]
+    path = tmp_path / "plain.pdf"
+    path.write_bytes(b.build())
+    with path.open("rb") as file:
+        reader = PdfReader(file, strict=False)
+        assert not hasattr(file, "getbuffer")
+        plain = PlainObjects(reader)
+        file.seek(7)
+        reads = [plain.plain(ref.num, 0) for ref in refs]
+        assert file.tell() == 7
+        for ref, read in zip(refs, reads):
+            assert type(read) is not DictionaryObject and read == reader.get_object(ref.num)
+        offset = reader.xref[0][refs[1].num]
+        with path.open("r+b") as writer:
+            writer.truncate(offset + 3)   # the file shrinks under the reader
+        assert PlainObjects(reader).plain(refs[1].num, 0) is None
+    assert plain.plain(refs[0].num, 0) is None   # the stream closed: left to pypdf (which says why)
+
+
 def test_elements_that_are_not_plain_are_left_to_pypdf():
     b = PdfBuilder()
     refs = [b.add(Raw(body)) for body in (b"<< /Alt (a) >>", b"<< /K 1.5 >>", b"<< /S /A#20B >>",
