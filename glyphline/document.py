@@ -219,15 +219,10 @@ def _walk_page_tree(root, limits: Limits, reader=None) -> list[_PageRecord]:
     A page reached by reference is recorded by that reference (see _PageRecord). With the
     `reader`, a node written plainly in the file is read straight from its bytes (_plain_node)
     and not left in pypdf's cache: pypdf parses a page's dictionary on that page's turn only."""
-    pages: list[_PageRecord] = []
     if root is None:
         raise DamagedPDF("the document has no page tree (/Root /Pages is missing)")
     objects = _plain_objects(reader) if _declared_pages(root) >= PLAIN_WALK_MIN_PAGES else None
-    try:
-        return _walk_nodes(root, limits, objects, pages)
-    finally:
-        if objects is not None:
-            objects.close()
+    return _walk_nodes(root, limits, objects)
 
 
 def _declared_pages(root) -> int:
@@ -251,7 +246,7 @@ def _plain_objects(reader):
 def _plain_node(objects, ref):
     """The page-tree node `ref` names read from the file's bytes, not through pypdf (whose cache
     would keep every page's dictionary, ~2 KB a page, from the opening until the page is read),
-    when the node is plain (names, integers, references) and its inherited attributes are of the
+    when the node is plain (names, integers, references, numbers in boxes) and its inherited attributes are of the
     kinds pypdf would give the same values for; None otherwise (pypdf reads it)."""
     node = objects.plain(ref.idnum, ref.generation, reals=True)
     if node is None:
@@ -265,7 +260,8 @@ def _plain_node(objects, ref):
     return node
 
 
-def _walk_nodes(root, limits: Limits, objects, pages: list[_PageRecord]) -> list[_PageRecord]:
+def _walk_nodes(root, limits: Limits, objects) -> list[_PageRecord]:
+    pages: list[_PageRecord] = []
     stack = [(root, {}, 0, ())]
     plain = objects is not None and objects.data is not None
     visits = 0

@@ -64,9 +64,6 @@ class PlainObjects:
         except Exception:   # no byte stream to read from: pypdf reads every object
             self.data = None
 
-    def close(self) -> None:
-        self.data = None   # the stream is pypdf's: it stays open for the pages
-
     def resolve(self, obj: Any) -> Any:
         if self.data is not None and type(obj) is IndirectObject:
             plain = self.plain(obj.idnum, obj.generation)

@@ -89,8 +89,6 @@ def read_structure(root: Any, pages: list, pdf: Any = None) -> Structure | None:
         return Structure(warnings=[warning("structure-unused", reason=str(exc))])
     except Exception as exc:  # a damaged tree costs the tags, never the text
         return Structure(warnings=[warning("structure-unreadable", reason=type(exc).__name__)])
-    finally:
-        reader.objects.close()
     return reader.structure
 
 
