@@ -200,6 +200,27 @@ def test_hex_text_runs_read_word_by_word_as_the_regex_reads_them():
         assert ops(stream, for_text=True)[1] == ([items], b"Tj/Td"), stream
 
 
+@pytest.mark.parametrize("bound", [lexer.MAX_REMEMBERED_NUMBERS, 2])
+def test_text_run_numbers_are_read_once_each(bound, monkeypatch):
+    """Skia's runs move the pen by each glyph's advance, a few values over and over: a number word
+    met before is looked up, not read by float() again; the values are float()'s (signed zeros
+    too), and past MAX_REMEMBERED_NUMBERS the memory starts over."""
+    reads = []
+    monkeypatch.setattr(lexer, "float", lambda word: reads.append(word) or float(word), raising=False)
+    monkeypatch.setattr(lexer, "MAX_REMEMBERED_NUMBERS", bound)
+    numbers = lexer._RunNumbers()
+    monkeypatch.setattr(lexer, "_run_number", numbers.__getitem__)
+    moves = [((b"9.3247528", b"4.6587982", b"-0")[k % 3], (b"0", b"-0")[k % 2]) for k in range(60)]
+    pairs = b"\n".join(b"<00%02X> Tj %s %s Td" % (0x41 + k % 3, tx, ty) for k, (tx, ty) in enumerate(moves))
+    (items,), operator = ops(b"BT " + pairs + b" ET", for_text=True)[1]
+    assert operator == b"Tj/Td" and items[::2] == [b"\x00" + bytes((0x41 + k % 3,)) for k in range(60)]
+    expected = [(float(tx), float(ty)) for tx, ty in moves]
+    assert [tuple(map(repr, move)) for move in items[1::2]] == [tuple(map(repr, move)) for move in expected]
+    assert len(numbers) <= bound
+    if bound > 4:
+        assert sorted(reads) == [b"-0", b"0", b"4.6587982", b"9.3247528"]   # each word once
+
+
 def test_tj_arrays_read_by_split_as_the_regex_reads_them():
     # arrays alternating strings and numbers ("<hex>n<hex>n…<hex>", LibreOffice; "(a)n(b)…(c)",
     # pdfTeX) take a split() fast path; any other shape (a leading or trailing number, strings side

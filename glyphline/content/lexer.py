@@ -21,6 +21,7 @@ from typing import Iterator
 MAX_NESTING = 64            # arrays/dicts deeper than any real content stream; deeper opens are ignored
 INLINE_IMAGE_PROBE = 10     # bytes after a candidate EI that must look like content text, not image data
 MAX_FAST_OPERANDS = 16      # operands matched with their operator in one step (cm and Tm have 6); bounds rescans
+MAX_REMEMBERED_NUMBERS = 1024   # Td operands of text runs kept read (Skia moves by each glyph's advance: few values)
 
 _WS = rb"\x00\t\n\x0c\r "
 _DELIM = rb"()<>\[\]{}/%"
@@ -301,6 +302,24 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
 _BRACKETS_TO_SPACE = bytes.maketrans(b"<>", b"  ")   # "<0041>Tj" → " 0041 Tj": the hex digits become a word
 
 
+class _RunNumbers(dict):
+    """A text run's number word → float(word), each word read once: Skia's runs move the pen by
+    the advance of each glyph ("9.3247528 0 Td"), so a page repeats a few values thousands of
+    times and a lookup is ~5x cheaper than float(). Starts over past MAX_REMEMBERED_NUMBERS."""
+
+    __slots__ = ()
+
+    def __missing__(self, word: bytes) -> float:
+        value = float(word)
+        if len(self) >= MAX_REMEMBERED_NUMBERS:
+            self.clear()
+        self[word] = value
+        return value
+
+
+_run_number = _RunNumbers().__getitem__
+
+
 def _text_run_items(run: bytes) -> list:
     """[string, (tx, ty), string, (tx, ty), …] for a matched run of "string Tj tx ty Td"."""
     if 0x28 not in run:     # hex strings only (Skia): "<hex> Tj tx ty Td" is five words a pair
@@ -311,7 +330,7 @@ def _text_run_items(run: bytes) -> list:
             try:
                 items: list = [None] * (2 * pairs)
                 items[::2] = map(unhexlify, words[::5])
-                items[1::2] = zip(map(float, words[2::5]), map(float, words[3::5]))
+                items[1::2] = zip(map(_run_number, words[2::5]), map(_run_number, words[3::5]))
                 return items
             except ValueError:  # a hex string with an odd digit count
                 pass
