@@ -221,6 +221,33 @@ def test_text_run_numbers_are_read_once_each(bound, monkeypatch):
         assert sorted(reads) == [b"-0", b"0", b"4.6587982", b"9.3247528"]   # each word once
 
 
+@pytest.mark.parametrize("bound", [lexer.MAX_REMEMBERED_NUMBERS, 2])
+def test_tj_array_kerns_are_read_once_each(bound, monkeypatch):
+    """pdfTeX and LibreOffice kern with a few values over and over: a TJ number word met before is
+    looked up, not read by int() again; the items are those of the general lexer (a decimal
+    number, white space around a kern, a sign), and past MAX_REMEMBERED_NUMBERS the memory
+    starts over."""
+    reads = []
+    monkeypatch.setattr(lexer, "int", lambda word, *base: reads.append(word) or int(word, *base), raising=False)
+    monkeypatch.setattr(lexer, "MAX_REMEMBERED_NUMBERS", bound)
+    numbers = lexer._KernNumbers()
+    monkeypatch.setattr(lexer, "_kern_number", numbers.__getitem__)
+    kerns = [b"-333", b"27", b" 27 ", b"+27", b"-333", b"27"]
+    arrays = [b"[(W)%s(ord)%s(s)]TJ" % (kerns[k % 6], kerns[(k + 1) % 6]) for k in range(12)]
+    arrays += [b"[<01>%s<0203>%s<05>]TJ" % (kerns[k % 6], kerns[(k + 3) % 6]) for k in range(12)]
+    arrays.append(b"[(a)-333(b)1.5(c)27(d)]TJ")        # a decimal: the whole array read as floats and ints
+    stream = b"BT " + b" ".join(arrays) + b" ET"
+    remembered = ops(stream, for_text=True)
+    first_reads = list(reads)
+    monkeypatch.setattr(lexer, "_kern_number", int)
+    assert remembered == ops(stream, for_text=True)    # int() each time: the same items
+    assert remembered[1] == ([[b"W", -333, b"ord", 27, b"s"]], b"TJ") and remembered[-2][0][0][3] == 1.5
+    assert len(numbers) <= bound
+    if bound > 4:
+        assert sorted(numbers) == sorted({b"-333", b"27", b" 27 ", b"+27"})
+        assert first_reads.count(b"-333") == first_reads.count(b"27") == 2   # once remembered, once in the decimal array
+
+
 def test_tj_arrays_read_by_split_as_the_regex_reads_them():
     # arrays alternating strings and numbers ("<hex>n<hex>n…<hex>", LibreOffice; "(a)n(b)…(c)",
     # pdfTeX) take a split() fast path; any other shape (a leading or trailing number, strings side

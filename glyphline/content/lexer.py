@@ -21,7 +21,7 @@ from typing import Iterator
 MAX_NESTING = 64            # arrays/dicts deeper than any real content stream; deeper opens are ignored
 INLINE_IMAGE_PROBE = 10     # bytes after a candidate EI that must look like content text, not image data
 MAX_FAST_OPERANDS = 16      # operands matched with their operator in one step (cm and Tm have 6); bounds rescans
-MAX_REMEMBERED_NUMBERS = 1024   # Td operands of text runs kept read (Skia moves by each glyph's advance: few values)
+MAX_REMEMBERED_NUMBERS = 1024   # number words kept read, TJ kerns and text-run Td moves apart (few values repeat)
 
 _WS = rb"\x00\t\n\x0c\r "
 _DELIM = rb"()<>\[\]{}/%"
@@ -320,6 +320,24 @@ class _RunNumbers(dict):
 _run_number = _RunNumbers().__getitem__
 
 
+class _KernNumbers(dict):
+    """A TJ array's number word → int(word), each word read once (_alternating): pdfTeX and
+    LibreOffice kern with a few values ("-333", "27") over and over. A word int() fails (a decimal
+    point, junk) raises as int() does and is not kept. Starts over past MAX_REMEMBERED_NUMBERS."""
+
+    __slots__ = ()
+
+    def __missing__(self, word: bytes) -> int:
+        value = int(word)
+        if len(self) >= MAX_REMEMBERED_NUMBERS:
+            self.clear()
+        self[word] = value
+        return value
+
+
+_kern_number = _KernNumbers().__getitem__
+
+
 def _text_run_items(run: bytes) -> list:
     """[string, (tx, ty), string, (tx, ty), …] for a matched run of "string Tj tx ty Td"."""
     if 0x28 not in run:     # hex strings only (Skia): "<hex> Tj tx ty Td" is five words a pair
@@ -398,7 +416,7 @@ def _alternating(parts: list[bytes], convert) -> list | None:
         try:
             # int() reads one number with white space around it, no more; a gap holds number bytes and
             # PDF white space only (_TJ_GAP), so int()'s extras ("_", \v) never reach it and NUL fails it
-            items[1::2] = map(int, numbers)
+            items[1::2] = map(_kern_number, numbers)
         except ValueError:  # a number with a decimal point (or no number)
             values = [float(number) if 0x2E in number else int(number) for number in numbers]
             if any([value - value for value in values]):   # inf (hundreds of digits): _number reads 0.0
