@@ -236,6 +236,32 @@ def test_steps_back_at_and_between_the_overdraw_and_backtrack_limits_are_laid_ou
     assert fast == general
 
 
+@pytest.mark.parametrize("sizes", [(10.0, 14.0, 8.0), (14.0, 8.0, 14.0), (10.0, 10.0, 12.0)])
+@pytest.mark.parametrize("step_em", [-1.2, -0.6, 0.0, 0.9, 1.2])
+@pytest.mark.parametrize("at", [0, 1, 3])
+def test_steps_after_each_change_of_font_and_inside_its_run_are_laid_out_alike(sizes, step_em, at):
+    # with font changes, upright_segments tests each run of one font with that font's limits and
+    # the first glyph of a run against the font before it: a step past a limit (or off the
+    # baseline, or a short one) at the first glyph after a change or further inside the run
+    def g(text, x, size, y=50.0):
+        return Glyph(text, x, y, x + 0.5 * size, y, 0.5 * size, 1.0, 0.0, 1.2 * size, 0.25 * size, size, f"F{size}")
+    glyphs: list[Glyph] = []
+    x = 10.0
+    for run, size in enumerate(sizes):
+        for k, t in enumerate("wordy"):
+            y = 50.0 + (0.7 * size if run == 1 and k == at and step_em == 0.0 else 0.0)
+            glyphs.append(g(t, x, size, y))
+            x = glyphs[-1].end_x
+            if k + 1 == at:
+                x += step_em * size
+        if at == 0:
+            x += step_em * size
+    fast, general = _on_and_off(build_segments, glyphs)
+    assert fast == general
+    fast, general = _on_and_off(_layout, glyphs)
+    assert fast == general
+
+
 @pytest.mark.parametrize("text", ["plain words", "~\x7f", "caf\u00e9", "a\u0301", "\u05e9\u05dc\u05d5\u05dd", "\u4e2d\u6587"])
 def test_the_top_character_stands_for_max_against_every_script_limit(text):
     # an ASCII line's max is not read (ASCII_TOP stands for it): it must fall on the same side

@@ -184,10 +184,21 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None,
     largest = max([key[1] for key in table])
     near = REPEAT_STEP_EM * largest if largest > 0 else 0.0
     if changes:
-        maybe = [i for i, v, pv, h, ph, step, size, ps, u, pu
-                 in zip(range(1, n), ys[1:], ys, units[1:], units, gaps, run_sizes[1:], run_sizes, xs[1:], xs)
-                 if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                         and size * draw_back <= step <= gap * (size if size < ps else ps) and u - pu > near)]
+        # one font along each run between changes of font: the same limits for its glyphs after
+        # its first, as on a page in one font (below); its first glyph against the font before it
+        maybe = []
+        for a, b in zip([0] + changes, changes + [n]):
+            if a:
+                v, pv, h, ph, size, ps = ys[a], ys[a - 1], units[a], units[a - 1], run_sizes[a], run_sizes[a - 1]
+                if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
+                        and size * draw_back <= gaps[a - 1] <= gap * (size if size < ps else ps)
+                        and xs[a] - xs[a - 1] > near):
+                    maybe.append(a)
+            across, high = tol * units[a], gap * run_sizes[a]
+            step_back = run_sizes[a] * draw_back
+            maybe += [i for i, v, pv, step, u, pu in zip(range(a + 1, b), ys[a + 1:b], ys[a:b], gaps[a:b],
+                                                           xs[a + 1:b], xs[a:b])
+                      if not ((v == pv or abs(v - pv) <= across) and step_back <= step <= high and u - pu > near)]
     else:   # one font on the page: the same limits for every glyph
         across, high = tol * units[0], gap * run_sizes[0]
         step_back = run_sizes[0] * draw_back
