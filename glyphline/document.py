@@ -34,6 +34,7 @@ HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PD
 HEADLESS_OBJECT_BYTES = 65536                   # a file without a header must show an object this early to be repaired
 FILE_SCAN_BYTES = 1 << 20                       # a headless file's scan for objects reads it a MiB at a time, not whole
 MAX_PAGE_WARNINGS = 50                          # a hostile page cannot flood the warnings list
+MARKED_OBJECT_NUMBERS = 1 << 20                 # charged streams of numbers below this are bits (128 KiB at most), others a set
 INHERITABLE = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 # the page-tree walk reads plain page dictionaries from the file's bytes (not pypdf's cache) from this
 # many pages declared: below it the dictionaries held (~2 KB a page) matter less than loading the reader
@@ -179,13 +180,46 @@ def viewer_matrix(box, rotation: int) -> tuple:
 class _PageRecord:
     """A leaf of the page tree with its inherited attributes already resolved. One is kept for
     every page of the document, so it holds the page's reference (the one its /Kids entry names)
-    rather than its dictionary, and boxes as tuples of floats shared by the pages with the same one."""
+    rather than its dictionary, and boxes as tuples of floats shared by the pages with the same one.
+    A reference of generation 0 (the page's, its /Resources') is kept as its object number, an int,
+    and made again when asked for: a pypdf IndirectObject costs ~100 B more, ~200 B a page."""
 
-    __slots__ = ("_obj", "resources", "media_box", "crop_box", "rotate")   # no dictionary a page
+    __slots__ = ("_obj", "_resources", "_pdf", "_numbers", "media_box", "crop_box", "rotate")   # no dictionary a page
 
     def __init__(self, obj, attrs: dict):
-        self._obj = obj
-        self.resources, self.media_box, self.crop_box, self.rotate = map(attrs.get, INHERITABLE)
+        self._pdf = None
+        self._numbers = 0   # bits: _OBJ_NUMBER, _RESOURCES_NUMBER (which of the two is an object number)
+        self._obj = self._kept(obj, _OBJ_NUMBER)
+        self._resources = self._kept(attrs.get("/Resources"), _RESOURCES_NUMBER)
+        self.media_box, self.crop_box, self.rotate = map(attrs.get, INHERITABLE[1:])
+
+    def _kept(self, value, bit: int):
+        """`value` as the record keeps it: a reference of generation 0 to this record's reader as
+        its object number (its bit set in _numbers), anything else as it is."""
+        if (type(value).__name__ == "IndirectObject" and value.generation == 0 and type(value.idnum) is int
+                and value.pdf is not None and (self._pdf is None or value.pdf is self._pdf)):
+            self._pdf = value.pdf
+            self._numbers |= bit
+            return value.idnum
+        self._numbers &= ~bit
+        return value
+
+    def _given(self, value, bit: int):
+        """What _kept took: the reference made again from its object number."""
+        if self._numbers & bit:
+            from pypdf.generic import IndirectObject   # loaded already: the record came from a reader
+
+            return IndirectObject(value, 0, self._pdf)
+        return value
+
+    @property
+    def resources(self):
+        return self._given(self._resources, _RESOURCES_NUMBER)
+
+    @property
+    def ref(self):
+        """The page as the record keeps it: its reference, or its dictionary (a direct one)."""
+        return self._given(self._obj, _OBJ_NUMBER)
 
     @property
     def attrs(self) -> dict:
@@ -196,13 +230,13 @@ class _PageRecord:
     @property
     def obj(self):
         """The page dictionary; read from the file again when asked for after forget()."""
-        obj = self._obj
+        obj = self.ref
         return resolve(obj) if type(obj).__name__ == "IndirectObject" else obj
 
     def forget(self, reader) -> None:
         """Let pypdf's object cache go of the page dictionary (its names, references and boxes,
         ~2 KB) and keep only its reference: a long document would otherwise keep every page's."""
-        obj = self._obj
+        obj = self.ref
         ref = obj if type(obj).__name__ == "IndirectObject" else getattr(obj, "indirect_reference", None)
         cache = getattr(reader, "resolved_objects", None)
         if type(ref).__name__ != "IndirectObject" or getattr(ref, "pdf", None) is not reader or not isinstance(cache, dict):
@@ -211,7 +245,10 @@ class _PageRecord:
         # the dictionary pypdf gives for that reference: it can give it again
         if ref is obj and hasattr(cache.get(key), "get") or cache.get(key) is obj:
             del cache[key]
-            self._obj = ref
+            self._obj = self._kept(ref, _OBJ_NUMBER)
+
+
+_OBJ_NUMBER, _RESOURCES_NUMBER = 1, 2   # _PageRecord._numbers: which references are kept as object numbers
 
 
 def _walk_page_tree(root, limits: Limits, reader=None) -> list[_PageRecord]:
@@ -221,7 +258,14 @@ def _walk_page_tree(root, limits: Limits, reader=None) -> list[_PageRecord]:
     and not left in pypdf's cache: pypdf parses a page's dictionary on that page's turn only."""
     if root is None:
         raise DamagedPDF("the document has no page tree (/Root /Pages is missing)")
+    cache = getattr(reader, "resolved_objects", None)
+    key = _cache_key(root) if type(root).__name__ == "IndirectObject" and isinstance(cache, dict) else None
+    cached = key is None or key in cache
     objects = _plain_objects(reader) if _declared_pages(root) >= PLAIN_WALK_MIN_PAGES else None
+    if objects is not None and not cached:
+        # reading its /Count left the root node in pypdf's cache, with a reference for every page
+        # in its /Kids (~120 B a page, to the end): let it go, the walk reads it from the bytes
+        cache.pop(key, None)
     return _walk_nodes(root, limits, objects)
 
 
@@ -326,6 +370,42 @@ def _resource_users(records: list[_PageRecord]) -> dict[tuple[int, int], int]:
             key = _cache_key(ref)
             users[key] = users.get(key, 0) + 1
     return {key: count for key, count in users.items() if count > 1}
+
+
+class _ObjectMarks:
+    """A set of _object_key keys kept small: an object of generation 0 numbered below
+    MARKED_OBJECT_NUMBERS is one bit (a long document charges a stream or more a page: a set
+    kept a tuple, its two numbers and a slot for each, ~90 B a page); any other key is in a set."""
+
+    __slots__ = ("bits", "others")
+
+    def __init__(self):
+        self.bits = bytearray()
+        self.others: set = set()
+
+    def __contains__(self, key) -> bool:
+        number = _marked_number(key)
+        if number < 0:
+            return key in self.others
+        byte = number >> 3
+        return byte < len(self.bits) and bool(self.bits[byte] >> (number & 7) & 1)
+
+    def add(self, key) -> None:
+        number = _marked_number(key)
+        if number < 0:
+            self.others.add(key)
+            return
+        byte = number >> 3
+        if byte >= len(self.bits):
+            self.bits.extend(bytes(byte + 1 - len(self.bits)))
+        self.bits[byte] |= 1 << (number & 7)
+
+
+def _marked_number(key) -> int:
+    """The object number an _ObjectMarks key is a bit for, or -1 (kept in its set)."""
+    if type(key) is tuple and key[1] == 0 and type(key[0]) is int and 0 <= key[0] < MARKED_OBJECT_NUMBERS:
+        return key[0]
+    return -1
 
 
 def _object_key(ref) -> Any:
@@ -467,7 +547,7 @@ class Document:
         self._layers: tuple | None = None    # (the optional content's default state,) once a page is read
         self.warnings = warnings
         self._budget = DocumentBudget(limits)
-        self._charged: set = set()
+        self._charged = _ObjectMarks()   # the streams charged to the budget: one bit a stream, not a set's key
         # a page lives while the caller holds it: iterating an 800-page document keeps one page's glyphs, not all
         self._pages: weakref.WeakValueDictionary[int, Page] = weakref.WeakValueDictionary()
         self._page_warnings: dict[int, list[str]] = {}
@@ -847,6 +927,7 @@ def _read_with_repair(PdfReader, data):
         except Exception:
             raise first_error from None
     _forget_xref_streams(reader)
+    _forget_used_entries(reader)
     return reader
 
 
@@ -864,6 +945,18 @@ def _forget_xref_streams(reader) -> None:
             continue
         if is_xref:
             del cache[key]
+
+
+def _forget_used_entries(reader) -> None:
+    """pypdf's xref_free_entry says of every object number in a cross-reference table whether it
+    is free, in two dictionaries (its generation's and 65535's: ~180 B a page of a long document);
+    only "free" is ever read (get(number, False)), so the entries saying "in use" go."""
+    free = getattr(reader, "xref_free_entry", None)
+    if not isinstance(free, dict):
+        return
+    for generation, entries in list(free.items()):
+        if isinstance(entries, dict):
+            free[generation] = {number: flag for number, flag in entries.items() if flag}
 
 
 def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> None:

@@ -145,7 +145,10 @@ def test_the_opening_keeps_a_small_record_a_page():
     doc = glyphline.open(b.build())
     cache = doc._reader.resolved_objects
     records = doc._records
-    assert all(type(record._obj).__name__ == "IndirectObject" for record in records)
+    assert all(type(record.ref).__name__ == "IndirectObject" for record in records)
+    # kept as object numbers (an int each, not a pypdf IndirectObject), given back as references
+    assert all(type(record._obj) is int and type(record._resources) is int for record in records)
+    assert [record.resources.idnum for record in records] == [own.num, shared.num, shared.num]
     assert not hasattr(records[0], "__dict__")
     assert records[0].media_box == (0.0, 0.0, 612.0, 792.0) and records[0].media_box is records[2].media_box
     assert records[0].attrs["/MediaBox"] == (0.0, 0.0, 612.0, 792.0) and "/CropBox" not in records[0].attrs
@@ -181,6 +184,8 @@ def test_the_page_tree_walk_reads_plain_page_dictionaries_without_pypdf_s_cache(
     doc = glyphline.open(data)
     cache = doc._reader.resolved_objects
     assert not any((0, ref.num) in cache for ref in plain + [node])
+    # nor the root node (its /Count read to choose the walk): it names every page in its /Kids
+    assert (0, b.pages_root.num) not in cache
     assert (0, direct.num) in cache
     pypdf_read = glyphline.open(data)
     root = doc._reader.trailer["/Root"]
@@ -854,6 +859,29 @@ def test_a_content_stream_shared_by_pages_is_charged_to_the_byte_budget_once():
     doc = glyphline.open(b.build())
     assert [text_of(doc.page(i)) for i in range(2)] == ["twice", "twice"]
     assert doc._budget.bytes_used == len(line(b"twice", 72, 700))
+
+
+def test_the_charged_streams_are_bits_and_the_cross_reference_keeps_only_free_entries():
+    """An 800-page document kept, to its end, a key in a set for every content stream charged
+    (a tuple of two numbers and a slot, ~90 B a page) and pypdf's "is it free" answer for every
+    object of its cross-reference table, in two dictionaries (~180 B a page). The streams are now
+    bits by object number, and only the free entries (the only answer ever read) are kept."""
+    b = PdfBuilder()
+    font = mono_font(b)
+    for n in range(3):
+        b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font})
+    doc = glyphline.open(b.build())
+    free = doc._reader.xref_free_entry
+    assert free and all(all(flag is True for flag in entries.values()) for entries in free.values())
+    assert free[65535].get(0) is True   # object 0 heads the free list
+    assert [text_of(doc.page(i)) for i in range(3)] == ["page 0", "page 1", "page 2"]
+    charged = doc._charged
+    assert not charged.others and charged.bits
+    assert all((ref.idnum, 0) in charged for ref in (doc._records[i].obj.raw_get("/Contents") for i in range(3)))
+    assert (10**7, 0) not in charged and (5, 1) not in charged
+    charged.add((5, 1))
+    charged.add((10**7, 0))
+    assert (5, 1) in charged and (10**7, 0) in charged and len(charged.others) == 2
 
 
 def test_an_update_reusing_the_number_of_an_older_cross_reference_stream_is_read():
