@@ -12,6 +12,8 @@ import logging
 import re
 import threading
 import weakref
+from array import array
+from collections.abc import MutableMapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
@@ -34,6 +36,8 @@ HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PD
 HEADLESS_OBJECT_BYTES = 65536                   # a file without a header must show an object this early to be repaired
 FILE_SCAN_BYTES = 1 << 20                       # a headless file's scan for objects reads it a MiB at a time, not whole
 MAX_PAGE_WARNINGS = 50                          # a hostile page cannot flood the warnings list
+COMPACT_XREF_MIN_OBJECTS = 256                  # below this pypdf's dict costs little (its numbers are Python's shared small ints)
+COMPACT_XREF_SPARSENESS = 4                     # a table whose numbers spread over more than 4x its entries stays a dict
 MARKED_OBJECT_NUMBERS = 1 << 20                 # charged streams of numbers below this are bits (128 KiB at most), others a set
 INHERITABLE = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 # the page-tree walk reads plain page dictionaries from the file's bytes (not pypdf's cache) from this
@@ -928,6 +932,7 @@ def _read_with_repair(PdfReader, data):
             raise first_error from None
     _forget_xref_streams(reader)
     _forget_used_entries(reader)
+    _compact_xref(reader)
     return reader
 
 
@@ -957,6 +962,149 @@ def _forget_used_entries(reader) -> None:
     for generation, entries in list(free.items()):
         if isinstance(entries, dict):
             free[generation] = {number: flag for number, flag in entries.items() if flag}
+
+
+def _compact_xref(reader) -> None:
+    """pypdf's cross-reference table (reader.xref: generation -> {object number: offset}) as
+    _Offsets, an array of offsets by object number, for each generation of a long document; its
+    table of the objects in object streams (reader.xref_objStm) as _StreamPlaces likewise."""
+    xref = getattr(reader, "xref", None)
+    if not isinstance(xref, dict):
+        return
+    for generation, entries in list(xref.items()):
+        if type(entries) is dict and len(entries) >= COMPACT_XREF_MIN_OBJECTS:
+            offsets = _Offsets.of(entries)
+            if offsets is not None:
+                xref[generation] = offsets
+    in_streams = getattr(reader, "xref_objStm", None)
+    if type(in_streams) is dict and len(in_streams) >= COMPACT_XREF_MIN_OBJECTS:
+        places = _StreamPlaces.of(in_streams)
+        if places is not None:
+            reader.xref_objStm = places
+
+
+class _Offsets(MutableMapping):
+    """Where each object of one generation starts in the file, for pypdf (reader.xref[generation]
+    after the opening: pypdf looks numbers up, and sets one when it repairs a reference), as 8-byte
+    offsets indexed by object number, -1 where none: pypdf's dict keeps an int key, an int offset
+    and a slot an object (~96 B: ~290 B a page of a long document, to its end)."""
+
+    __slots__ = ("_at", "_count")
+
+    def __init__(self, at: array, count: int):
+        self._at = at
+        self._count = count
+
+    @classmethod
+    def of(cls, entries: dict) -> "_Offsets | None":
+        """The table of a dict of plain entries (non-negative int numbers and offsets, not too
+        sparse), or None: then the dict stays."""
+        if not all(type(k) is int and type(v) is int and k >= 0 and v >= 0 for k, v in entries.items()):
+            return None
+        size = max(entries) + 1
+        if size > COMPACT_XREF_SPARSENESS * len(entries):
+            return None
+        at = array("q", [-1]) * size
+        for number, offset in entries.items():
+            at[number] = offset
+        return cls(at, len(entries))
+
+    def __contains__(self, number) -> bool:
+        at = self._at
+        return type(number) is int and 0 <= number < len(at) and at[number] >= 0
+
+    def __getitem__(self, number) -> int:
+        at = self._at
+        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
+            return at[number]
+        raise KeyError(number)
+
+    def get(self, number, default=None):
+        at = self._at
+        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
+            return at[number]
+        return default
+
+    def __setitem__(self, number, offset) -> None:
+        if not (type(number) is int and type(offset) is int and 0 <= number < len(self._at) and offset >= 0):
+            raise ValueError(f"no cross-reference entry can be set for object {number!r} at {offset!r}")
+        if self._at[number] < 0:
+            self._count += 1
+        self._at[number] = offset
+
+    def __delitem__(self, number) -> None:
+        if number not in self:
+            raise KeyError(number)
+        self._at[number] = -1
+        self._count -= 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[int]:
+        return (number for number, offset in enumerate(self._at) if offset >= 0)
+
+
+class _StreamPlaces(MutableMapping):
+    """Which object stream holds each compressed object, and at which index (pypdf's
+    reader.xref_objStm: object number -> (stream number, index)), as two arrays indexed by object
+    number, -1 where none: pypdf's dict keeps an int key, a tuple and a slot an object (~120 B)."""
+
+    __slots__ = ("_stream", "_index", "_count")
+
+    def __init__(self, stream: array, index: array, count: int):
+        self._stream, self._index, self._count = stream, index, count
+
+    @classmethod
+    def of(cls, entries: dict) -> "_StreamPlaces | None":
+        """The table of a dict of plain entries (non-negative numbers, pairs of non-negative ints,
+        not too sparse), or None: then the dict stays."""
+        if not all(type(k) is int and k >= 0 and type(v) is tuple and len(v) == 2 and type(v[0]) is int
+                   and type(v[1]) is int and v[0] >= 0 and v[1] >= 0 for k, v in entries.items()):
+            return None
+        size = max(entries) + 1
+        if size > COMPACT_XREF_SPARSENESS * len(entries):
+            return None
+        stream, index = array("q", [-1]) * size, array("q", [0]) * size
+        for number, (holder, at) in entries.items():
+            stream[number], index[number] = holder, at
+        return cls(stream, index, len(entries))
+
+    def __contains__(self, number) -> bool:
+        stream = self._stream
+        return type(number) is int and 0 <= number < len(stream) and stream[number] >= 0
+
+    def __getitem__(self, number) -> tuple[int, int]:
+        stream = self._stream
+        if type(number) is int and 0 <= number < len(stream) and stream[number] >= 0:
+            return stream[number], self._index[number]
+        raise KeyError(number)
+
+    def get(self, number, default=None):
+        stream = self._stream
+        if type(number) is int and 0 <= number < len(stream) and stream[number] >= 0:
+            return stream[number], self._index[number]
+        return default
+
+    def __setitem__(self, number, place) -> None:
+        if not (type(number) is int and 0 <= number < len(self._stream) and type(place) is tuple and len(place) == 2
+                and all(type(v) is int and v >= 0 for v in place)):
+            raise ValueError(f"no object stream entry can be set for object {number!r} at {place!r}")
+        if self._stream[number] < 0:
+            self._count += 1
+        self._stream[number], self._index[number] = place
+
+    def __delitem__(self, number) -> None:
+        if number not in self:
+            raise KeyError(number)
+        self._stream[number] = -1
+        self._count -= 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[int]:
+        return (number for number, holder in enumerate(self._stream) if holder >= 0)
 
 
 def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> None:

@@ -861,6 +861,72 @@ def test_a_content_stream_shared_by_pages_is_charged_to_the_byte_budget_once():
     assert doc._budget.bytes_used == len(line(b"twice", 72, 700))
 
 
+def test_a_long_cross_reference_table_is_kept_as_an_array_of_offsets(monkeypatch):
+    """pypdf's cross-reference dict kept an int key, an int offset and a slot for every object of
+    a long document to its end (~290 B a page); past COMPACT_XREF_MIN_OBJECTS it is an array of
+    offsets by object number that pypdf reads, and repairs, as its dict."""
+    from glyphline import document
+    from glyphline.document import _Offsets
+
+    b = PdfBuilder()
+    font = mono_font(b)
+    for n in range(4):
+        b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font})
+    data = b.build()
+    expected = glyphline.open(data)
+    entries = dict(expected._reader.xref[0])
+    assert type(expected._reader.xref[0]) is dict   # a short table stays pypdf's dict
+    monkeypatch.setattr(document, "COMPACT_XREF_MIN_OBJECTS", 4)
+    doc = glyphline.open(data)
+    offsets = doc._reader.xref[0]
+    assert type(offsets) is _Offsets and dict(offsets) == entries and len(offsets) == len(entries)
+    assert [text_of(doc.page(i)) for i in range(4)] == [text_of(expected.page(i)) for i in range(4)]
+    first = min(entries)
+    assert first in offsets and offsets.get(first) == entries[first] and 0 not in offsets and "1" not in offsets
+    assert offsets.get(10**6) is None and offsets.get(-1, "none") == "none"
+    with pytest.raises(KeyError):
+        offsets[10**6]
+    offsets[first] = 7   # pypdf's repair of a reference that does not start where the table says
+    assert offsets[first] == 7 and len(offsets) == len(entries)
+    del offsets[first]
+    assert first not in offsets and len(offsets) == len(entries) - 1 and list(offsets) == sorted(entries)[1:]
+    with pytest.raises(ValueError):
+        offsets[10**6] = 5
+    assert _Offsets.of({1: 10, 2: -5}) is None and _Offsets.of({1: 10, 1000: 20}) is None   # odd or sparse: a dict
+
+
+def test_a_long_table_of_objects_in_object_streams_is_kept_as_arrays(monkeypatch):
+    """pypdf's table of the objects held in object streams (xref_objStm: number -> (stream,
+    index)) kept a key, a tuple and a slot an object; past COMPACT_XREF_MIN_OBJECTS it is two
+    arrays by object number, read as pypdf's dict."""
+    from glyphline import document
+    from glyphline.document import _StreamPlaces
+
+    b = PdfBuilder()
+    font = mono_font(b)
+    for n in range(4):
+        b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font})
+    data = b.build(object_streams=True)
+    expected = glyphline.open(data)
+    entries = dict(expected._reader.xref_objStm)
+    assert len(entries) >= 4 and type(expected._reader.xref_objStm) is dict
+    monkeypatch.setattr(document, "COMPACT_XREF_MIN_OBJECTS", 4)
+    doc = glyphline.open(data)
+    places = doc._reader.xref_objStm
+    assert type(places) is _StreamPlaces and dict(places) == entries and len(places) == len(entries)
+    assert [text_of(doc.page(i)) for i in range(4)] == [text_of(expected.page(i)) for i in range(4)]
+    number = min(entries)
+    assert places[number] == entries[number] and places.get(10**6, (None, None)) == (None, None)
+    assert 10**6 not in places and -1 not in places and max(places) == max(entries)
+    places[number] = (1, 2)
+    assert places[number] == (1, 2)
+    del places[number]
+    assert number not in places and len(places) == len(entries) - 1
+    with pytest.raises(ValueError):
+        places[number] = (1, -2)
+    assert _StreamPlaces.of({1: (2, 3), 2: (2,)}) is None and _StreamPlaces.of({1: (2, 0), 99: (2, 1)}) is None
+
+
 def test_the_charged_streams_are_bits_and_the_cross_reference_keeps_only_free_entries():
     """An 800-page document kept, to its end, a key in a set for every content stream charged
     (a tuple of two numbers and a slot, ~90 B a page) and pypdf's "is it free" answer for every
