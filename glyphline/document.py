@@ -270,7 +270,10 @@ def _walk_page_tree(root, limits: Limits, reader=None) -> list[_PageRecord]:
         # reading its /Count left the root node in pypdf's cache, with a reference for every page
         # in its /Kids (~120 B a page, to the end): let it go, the walk reads it from the bytes
         cache.pop(key, None)
-    return _walk_nodes(root, limits, objects)
+    records = _walk_nodes(root, limits, objects)
+    if objects is not None and not cached:   # a root node that is not plain was read by pypdf: let it go too
+        cache.pop(key, None)
+    return records
 
 
 def _declared_pages(root) -> int:

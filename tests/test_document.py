@@ -861,6 +861,23 @@ def test_a_content_stream_shared_by_pages_is_charged_to_the_byte_budget_once():
     assert doc._budget.bytes_used == len(line(b"twice", 72, 700))
 
 
+def test_a_root_page_node_pypdf_reads_is_not_left_in_its_cache(monkeypatch):
+    """A root /Pages node the walk cannot read plainly (an 800-page one's /Kids is longer than
+    the plain reader reads; here a string in it) is read by pypdf, which kept it cached to the
+    end with a reference for every page (~120 B a page): the walk lets it go."""
+    from glyphline import document
+
+    monkeypatch.setattr(document, "PLAIN_WALK_MIN_PAGES", 4)
+    b = PdfBuilder()
+    font = mono_font(b)
+    for n in range(4):
+        b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font})
+    b.nodes[b.pages_root.num]["attrs"]["Comment"] = b"not plain"
+    doc = glyphline.open(b.build())
+    assert (0, b.pages_root.num) not in doc._reader.resolved_objects
+    assert [text_of(doc.page(i)) for i in range(4)] == ["page 0", "page 1", "page 2", "page 3"]
+
+
 def test_a_long_cross_reference_table_is_kept_as_an_array_of_offsets(monkeypatch):
     """pypdf's cross-reference dict kept an int key, an int offset and a slot for every object of
     a long document to its end (~290 B a page); past COMPACT_XREF_MIN_OBJECTS it is an array of
