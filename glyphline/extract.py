@@ -174,6 +174,8 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
                                  ocr=engine, inspect=options.inspect,
                                  paths=analysis_needs(options, keep_layouts).drawing)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
+        if options.pages is None:   # every page: a range, not a list of their numbers (~40 B a page, to the end)
+            numbers = range(1, document.page_count + 1)
         passes = DocumentPasses(document, options, keep_layouts=keep_layouts, write=write)
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
