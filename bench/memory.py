@@ -116,9 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     print("|---:|---:|---:|---:|---:|" + ("---:|" if args.tracemalloc else ""))
     for count, row in rows:
         line = (f"| {count} | {row['peak_kib'] / 1024:.0f} | {row['before_kib'] / 1024:.0f} | "
-                f"{(row['peak_kib'] - row['before_kib']) / 1024:.0f} | {row['chars'] / 2**20:.2f} |")
-        if args.tracemalloc:
-            line += f" {row['traced_peak'] / 2**20:.0f} |"
+                f"{(row['peak_kib'] - row['before_kib']) / 1024:.1f} | {row['chars'] / 2**20:.2f} |")
+        if args.tracemalloc:   # two decimals: a KB a page over 700 pages is 0.7 MB
+            line += f" {row['traced_peak'] / 2**20:.2f} |"
         print(line)
     return 0
 

@@ -191,7 +191,7 @@ def convert_in_process(source: str | os.PathLike | bytes, options: ExtractOption
     record = _empty_record(label)
     try:
         options = (options or ExtractOptions()).replace(**option_values) if option_values else (options or ExtractOptions())
-        data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else read_source(os.fspath(source))
+        data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else open_source(os.fspath(source))
     except ValueError as exc:   # a bad option is the caller's mistake, but a batch still gets its record
         return _failed(record, FAILED, str(exc), started, cpu_started)
     except Exception as exc:
@@ -216,6 +216,9 @@ def convert_in_process(source: str | os.PathLike | bytes, options: ExtractOption
         return _failed(record, DAMAGED, "structures nested too deeply", started, cpu_started)
     except Exception as exc:   # a bug costs this file's record, never the batch
         return _failed(record, FAILED, f"unexpected error ({_short(exc)})", started, cpu_started)
+    finally:
+        if not isinstance(data, bytes):
+            data.close()
     record.update(
         text=result.text, page_count=result.page_count, warnings=list(result.warnings),
         status=SCAN if result.scan is not None and result.scan.whole_document else OK,
@@ -226,6 +229,19 @@ def convert_in_process(source: str | os.PathLike | bytes, options: ExtractOption
     record["seconds"] = round(time.perf_counter() - started, 3)
     record["cpu_seconds"] = round(time.thread_time() - cpu_started, 3)
     return record
+
+
+def open_source(path: str):
+    """What convert_in_process extracts from: a local path (or file:// URL) as its open file, read
+    through (pypdf reads the objects it needs: a long file is not held whole); any other URL read
+    whole through fsspec (read_source): pypdf's seeks would each be a request to the remote store."""
+    if _is_url(path) and not path.startswith("file://"):
+        return read_source(path)
+    file = open(path.removeprefix("file://"), "rb")
+    if file.seekable():
+        return file
+    with file:   # a pipe or a device: read whole, as pypdf needs to seek
+        return file.read()
 
 
 def read_source(path: str) -> bytes:

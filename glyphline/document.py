@@ -12,6 +12,8 @@ import logging
 import re
 import threading
 import weakref
+from array import array
+from collections.abc import MutableMapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
@@ -34,6 +36,9 @@ HEADER_SEARCH_BYTES = 1024                      # viewers accept junk before %PD
 HEADLESS_OBJECT_BYTES = 65536                   # a file without a header must show an object this early to be repaired
 FILE_SCAN_BYTES = 1 << 20                       # a headless file's scan for objects reads it a MiB at a time, not whole
 MAX_PAGE_WARNINGS = 50                          # a hostile page cannot flood the warnings list
+COMPACT_XREF_MIN_OBJECTS = 256                  # below this pypdf's dict costs little (its numbers are Python's shared small ints)
+COMPACT_XREF_SPARSENESS = 4                     # a table whose numbers spread over more than 4x its entries stays a dict
+MARKED_OBJECT_NUMBERS = 1 << 20                 # charged streams of numbers below this are bits (128 KiB at most), others a set
 INHERITABLE = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 # the page-tree walk reads plain page dictionaries from the file's bytes (not pypdf's cache) from this
 # many pages declared: below it the dictionaries held (~2 KB a page) matter less than loading the reader
@@ -179,13 +184,46 @@ def viewer_matrix(box, rotation: int) -> tuple:
 class _PageRecord:
     """A leaf of the page tree with its inherited attributes already resolved. One is kept for
     every page of the document, so it holds the page's reference (the one its /Kids entry names)
-    rather than its dictionary, and boxes as tuples of floats shared by the pages with the same one."""
+    rather than its dictionary, and boxes as tuples of floats shared by the pages with the same one.
+    A reference of generation 0 (the page's, its /Resources') is kept as its object number, an int,
+    and made again when asked for: a pypdf IndirectObject costs ~100 B more, ~200 B a page."""
 
-    __slots__ = ("_obj", "resources", "media_box", "crop_box", "rotate")   # no dictionary a page
+    __slots__ = ("_obj", "_resources", "_pdf", "_numbers", "media_box", "crop_box", "rotate")   # no dictionary a page
 
     def __init__(self, obj, attrs: dict):
-        self._obj = obj
-        self.resources, self.media_box, self.crop_box, self.rotate = map(attrs.get, INHERITABLE)
+        self._pdf = None
+        self._numbers = 0   # bits: _OBJ_NUMBER, _RESOURCES_NUMBER (which of the two is an object number)
+        self._obj = self._kept(obj, _OBJ_NUMBER)
+        self._resources = self._kept(attrs.get("/Resources"), _RESOURCES_NUMBER)
+        self.media_box, self.crop_box, self.rotate = map(attrs.get, INHERITABLE[1:])
+
+    def _kept(self, value, bit: int):
+        """`value` as the record keeps it: a reference of generation 0 to this record's reader as
+        its object number (its bit set in _numbers), anything else as it is."""
+        if (type(value).__name__ == "IndirectObject" and value.generation == 0 and type(value.idnum) is int
+                and value.pdf is not None and (self._pdf is None or value.pdf is self._pdf)):
+            self._pdf = value.pdf
+            self._numbers |= bit
+            return value.idnum
+        self._numbers &= ~bit
+        return value
+
+    def _given(self, value, bit: int):
+        """What _kept took: the reference made again from its object number."""
+        if self._numbers & bit:
+            from pypdf.generic import IndirectObject   # loaded already: the record came from a reader
+
+            return IndirectObject(value, 0, self._pdf)
+        return value
+
+    @property
+    def resources(self):
+        return self._given(self._resources, _RESOURCES_NUMBER)
+
+    @property
+    def ref(self):
+        """The page as the record keeps it: its reference, or its dictionary (a direct one)."""
+        return self._given(self._obj, _OBJ_NUMBER)
 
     @property
     def attrs(self) -> dict:
@@ -196,13 +234,13 @@ class _PageRecord:
     @property
     def obj(self):
         """The page dictionary; read from the file again when asked for after forget()."""
-        obj = self._obj
+        obj = self.ref
         return resolve(obj) if type(obj).__name__ == "IndirectObject" else obj
 
     def forget(self, reader) -> None:
         """Let pypdf's object cache go of the page dictionary (its names, references and boxes,
         ~2 KB) and keep only its reference: a long document would otherwise keep every page's."""
-        obj = self._obj
+        obj = self.ref
         ref = obj if type(obj).__name__ == "IndirectObject" else getattr(obj, "indirect_reference", None)
         cache = getattr(reader, "resolved_objects", None)
         if type(ref).__name__ != "IndirectObject" or getattr(ref, "pdf", None) is not reader or not isinstance(cache, dict):
@@ -211,7 +249,10 @@ class _PageRecord:
         # the dictionary pypdf gives for that reference: it can give it again
         if ref is obj and hasattr(cache.get(key), "get") or cache.get(key) is obj:
             del cache[key]
-            self._obj = ref
+            self._obj = self._kept(ref, _OBJ_NUMBER)
+
+
+_OBJ_NUMBER, _RESOURCES_NUMBER = 1, 2   # _PageRecord._numbers: which references are kept as object numbers
 
 
 def _walk_page_tree(root, limits: Limits, reader=None) -> list[_PageRecord]:
@@ -221,8 +262,18 @@ def _walk_page_tree(root, limits: Limits, reader=None) -> list[_PageRecord]:
     and not left in pypdf's cache: pypdf parses a page's dictionary on that page's turn only."""
     if root is None:
         raise DamagedPDF("the document has no page tree (/Root /Pages is missing)")
+    cache = getattr(reader, "resolved_objects", None)
+    key = _cache_key(root) if type(root).__name__ == "IndirectObject" and isinstance(cache, dict) else None
+    cached = key is None or key in cache
     objects = _plain_objects(reader) if _declared_pages(root) >= PLAIN_WALK_MIN_PAGES else None
-    return _walk_nodes(root, limits, objects)
+    if objects is not None and not cached:
+        # reading its /Count left the root node in pypdf's cache, with a reference for every page
+        # in its /Kids (~120 B a page, to the end): let it go, the walk reads it from the bytes
+        cache.pop(key, None)
+    records = _walk_nodes(root, limits, objects)
+    if objects is not None and not cached:   # a root node that is not plain was read by pypdf: let it go too
+        cache.pop(key, None)
+    return records
 
 
 def _declared_pages(root) -> int:
@@ -326,6 +377,42 @@ def _resource_users(records: list[_PageRecord]) -> dict[tuple[int, int], int]:
             key = _cache_key(ref)
             users[key] = users.get(key, 0) + 1
     return {key: count for key, count in users.items() if count > 1}
+
+
+class _ObjectMarks:
+    """A set of _object_key keys kept small: an object of generation 0 numbered below
+    MARKED_OBJECT_NUMBERS is one bit (a long document charges a stream or more a page: a set
+    kept a tuple, its two numbers and a slot for each, ~90 B a page); any other key is in a set."""
+
+    __slots__ = ("bits", "others")
+
+    def __init__(self):
+        self.bits = bytearray()
+        self.others: set = set()
+
+    def __contains__(self, key) -> bool:
+        number = _marked_number(key)
+        if number < 0:
+            return key in self.others
+        byte = number >> 3
+        return byte < len(self.bits) and bool(self.bits[byte] >> (number & 7) & 1)
+
+    def add(self, key) -> None:
+        number = _marked_number(key)
+        if number < 0:
+            self.others.add(key)
+            return
+        byte = number >> 3
+        if byte >= len(self.bits):
+            self.bits.extend(bytes(byte + 1 - len(self.bits)))
+        self.bits[byte] |= 1 << (number & 7)
+
+
+def _marked_number(key) -> int:
+    """The object number an _ObjectMarks key is a bit for, or -1 (kept in its set)."""
+    if type(key) is tuple and key[1] == 0 and type(key[0]) is int and 0 <= key[0] < MARKED_OBJECT_NUMBERS:
+        return key[0]
+    return -1
 
 
 def _object_key(ref) -> Any:
@@ -467,7 +554,7 @@ class Document:
         self._layers: tuple | None = None    # (the optional content's default state,) once a page is read
         self.warnings = warnings
         self._budget = DocumentBudget(limits)
-        self._charged: set = set()
+        self._charged = _ObjectMarks()   # the streams charged to the budget: one bit a stream, not a set's key
         # a page lives while the caller holds it: iterating an 800-page document keeps one page's glyphs, not all
         self._pages: weakref.WeakValueDictionary[int, Page] = weakref.WeakValueDictionary()
         self._page_warnings: dict[int, list[str]] = {}
@@ -847,6 +934,8 @@ def _read_with_repair(PdfReader, data):
         except Exception:
             raise first_error from None
     _forget_xref_streams(reader)
+    _forget_used_entries(reader)
+    _compact_xref(reader)
     return reader
 
 
@@ -864,6 +953,161 @@ def _forget_xref_streams(reader) -> None:
             continue
         if is_xref:
             del cache[key]
+
+
+def _forget_used_entries(reader) -> None:
+    """pypdf's xref_free_entry says of every object number in a cross-reference table whether it
+    is free, in two dictionaries (its generation's and 65535's: ~180 B a page of a long document);
+    only "free" is ever read (get(number, False)), so the entries saying "in use" go."""
+    free = getattr(reader, "xref_free_entry", None)
+    if not isinstance(free, dict):
+        return
+    for generation, entries in list(free.items()):
+        if isinstance(entries, dict):
+            free[generation] = {number: flag for number, flag in entries.items() if flag}
+
+
+def _compact_xref(reader) -> None:
+    """pypdf's cross-reference table (reader.xref: generation -> {object number: offset}) as
+    _Offsets, an array of offsets by object number, for each generation of a long document; its
+    table of the objects in object streams (reader.xref_objStm) as _StreamPlaces likewise."""
+    xref = getattr(reader, "xref", None)
+    if not isinstance(xref, dict):
+        return
+    for generation, entries in list(xref.items()):
+        if type(entries) is dict and len(entries) >= COMPACT_XREF_MIN_OBJECTS:
+            offsets = _Offsets.of(entries)
+            if offsets is not None:
+                xref[generation] = offsets
+    in_streams = getattr(reader, "xref_objStm", None)
+    if type(in_streams) is dict and len(in_streams) >= COMPACT_XREF_MIN_OBJECTS:
+        places = _StreamPlaces.of(in_streams)
+        if places is not None:
+            reader.xref_objStm = places
+
+
+class _Offsets(MutableMapping):
+    """Where each object of one generation starts in the file, for pypdf (reader.xref[generation]
+    after the opening: pypdf looks numbers up, and sets one when it repairs a reference), as 8-byte
+    offsets indexed by object number, -1 where none: pypdf's dict keeps an int key, an int offset
+    and a slot an object (~96 B: ~290 B a page of a long document, to its end)."""
+
+    __slots__ = ("_at", "_count")
+
+    def __init__(self, at: array, count: int):
+        self._at = at
+        self._count = count
+
+    @classmethod
+    def of(cls, entries: dict) -> "_Offsets | None":
+        """The table of a dict of plain entries (non-negative int numbers and offsets, not too
+        sparse), or None: then the dict stays."""
+        if not all(type(k) is int and type(v) is int and k >= 0 and v >= 0 for k, v in entries.items()):
+            return None
+        size = max(entries) + 1
+        if size > COMPACT_XREF_SPARSENESS * len(entries):
+            return None
+        at = array("q", [-1]) * size
+        for number, offset in entries.items():
+            at[number] = offset
+        return cls(at, len(entries))
+
+    def __contains__(self, number) -> bool:
+        at = self._at
+        return type(number) is int and 0 <= number < len(at) and at[number] >= 0
+
+    def __getitem__(self, number) -> int:
+        at = self._at
+        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
+            return at[number]
+        raise KeyError(number)
+
+    def get(self, number, default=None):
+        at = self._at
+        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
+            return at[number]
+        return default
+
+    def __setitem__(self, number, offset) -> None:
+        if not (type(number) is int and type(offset) is int and 0 <= number < len(self._at) and offset >= 0):
+            raise ValueError(f"no cross-reference entry can be set for object {number!r} at {offset!r}")
+        if self._at[number] < 0:
+            self._count += 1
+        self._at[number] = offset
+
+    def __delitem__(self, number) -> None:
+        if number not in self:
+            raise KeyError(number)
+        self._at[number] = -1
+        self._count -= 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[int]:
+        return (number for number, offset in enumerate(self._at) if offset >= 0)
+
+
+class _StreamPlaces(MutableMapping):
+    """Which object stream holds each compressed object, and at which index (pypdf's
+    reader.xref_objStm: object number -> (stream number, index)), as two arrays indexed by object
+    number, -1 where none: pypdf's dict keeps an int key, a tuple and a slot an object (~120 B)."""
+
+    __slots__ = ("_stream", "_index", "_count")
+
+    def __init__(self, stream: array, index: array, count: int):
+        self._stream, self._index, self._count = stream, index, count
+
+    @classmethod
+    def of(cls, entries: dict) -> "_StreamPlaces | None":
+        """The table of a dict of plain entries (non-negative numbers, pairs of non-negative ints,
+        not too sparse), or None: then the dict stays."""
+        if not all(type(k) is int and k >= 0 and type(v) is tuple and len(v) == 2 and type(v[0]) is int
+                   and type(v[1]) is int and v[0] >= 0 and v[1] >= 0 for k, v in entries.items()):
+            return None
+        size = max(entries) + 1
+        if size > COMPACT_XREF_SPARSENESS * len(entries):
+            return None
+        stream, index = array("q", [-1]) * size, array("q", [0]) * size
+        for number, (holder, at) in entries.items():
+            stream[number], index[number] = holder, at
+        return cls(stream, index, len(entries))
+
+    def __contains__(self, number) -> bool:
+        stream = self._stream
+        return type(number) is int and 0 <= number < len(stream) and stream[number] >= 0
+
+    def __getitem__(self, number) -> tuple[int, int]:
+        stream = self._stream
+        if type(number) is int and 0 <= number < len(stream) and stream[number] >= 0:
+            return stream[number], self._index[number]
+        raise KeyError(number)
+
+    def get(self, number, default=None):
+        stream = self._stream
+        if type(number) is int and 0 <= number < len(stream) and stream[number] >= 0:
+            return stream[number], self._index[number]
+        return default
+
+    def __setitem__(self, number, place) -> None:
+        if not (type(number) is int and 0 <= number < len(self._stream) and type(place) is tuple and len(place) == 2
+                and all(type(v) is int and v >= 0 for v in place)):
+            raise ValueError(f"no object stream entry can be set for object {number!r} at {place!r}")
+        if self._stream[number] < 0:
+            self._count += 1
+        self._stream[number], self._index[number] = place
+
+    def __delitem__(self, number) -> None:
+        if number not in self:
+            raise KeyError(number)
+        self._stream[number] = -1
+        self._count -= 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[int]:
+        return (number for number, holder in enumerate(self._stream) if holder >= 0)
 
 
 def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> None:

@@ -174,6 +174,8 @@ def extract_text(data: bytes, options: ExtractOptions | None = None, /, *, limit
                                  ocr=engine, inspect=options.inspect,
                                  paths=analysis_needs(options, keep_layouts).drawing)
         numbers, selection_warnings = select_pages(options.pages, document.page_count)
+        if options.pages is None:   # every page: a range, not a list of their numbers (~40 B a page, to the end)
+            numbers = range(1, document.page_count + 1)
         passes = DocumentPasses(document, options, keep_layouts=keep_layouts, write=write)
         for done, number in enumerate(numbers, 1):
             _check_cancel(cancel)
@@ -232,7 +234,7 @@ class DocumentPasses:
         self.settling = self.joiner is not None and self.vocabulary is not None and not keep_layouts
         self.settled = 0            # pages decided: rendered with pending joins (written or spooled), or held
         self.held: set[int] = set()     # pages rendered at the end (a place in the spool stands for each)
-        self.joined: set[int] = set()   # pages whose join with the next page is done
+        self.joined = bytearray()   # 1 at each page whose join with the next page is done (a set: ~60 B a page)
         self.tail_marks: dict[int, PendingJoins] = {}   # held pages joined to the next page with a pending mark
         self.short_pages: set[int] = set()
         self.spool: _Spool | None = None
@@ -240,6 +242,7 @@ class DocumentPasses:
     def add(self, layout: PageLayout, warnings: list[str], rotation: int) -> None:
         add_evidence(self.evidence, stats_evidence(layout))
         self.pages.append((layout, warnings, rotation))
+        self.joined.append(0)
         if needs_document_stats(layout):
             self.short.append(len(self.pages) - 1)
             self.short_pages.add(len(self.pages) - 1)
@@ -262,13 +265,13 @@ class DocumentPasses:
             self.settled += 1
             if i in self.short_pages or i + 1 in self.short_pages:
                 self._hold(i)
-            elif i and i - 1 not in self.joined:   # its first word may still go to the page before
+            elif i and not self.joined[i - 1]:   # its first word may still go to the page before
                 if ends_apart(pages[i][0]):
                     pending = PendingJoins()
                     layout, after = join_across_pages([pages[i][0], pages[i + 1][0]], pending)
                     if not pending.tangled:
                         pages[i], pages[i + 1] = (layout, *pages[i][1:]), (after, *pages[i + 1][1:])
-                        self.joined.add(i)
+                        self.joined[i] = 1
                         if pending.joins:
                             self.tail_marks[i] = pending
                 self._hold(i)
@@ -287,7 +290,7 @@ class DocumentPasses:
             return False
         pages[i + 1] = (after, *following[1:])
         pages[i] = result
-        self.joined.add(i)
+        self.joined[i] = 1
         text, result.text = result.text, ""
         if self.spool is None and not pending.joins:
             self._write(self.joiner.page(result.number, text))
@@ -315,7 +318,7 @@ class DocumentPasses:
         self.tail_marks = {}
         rest = range(self.settled, len(pages))
         for i in sorted(self.held.union(rest)):   # the joins not made yet, in page order
-            if i + 1 < len(pages) and i not in self.joined:
+            if i + 1 < len(pages) and not self.joined[i]:
                 joined = join_across_pages([pages[i][0], pages[i + 1][0]], vocabulary)
                 pages[i], pages[i + 1] = (joined[0], *pages[i][1:]), (joined[1], *pages[i + 1][1:])
         for record in self.spool or ():

@@ -67,6 +67,25 @@ def test_a_path_is_read_and_named(tmp_path):
     assert (record["source"], record["text"].strip()) == (str(path), "Hello batch")
 
 
+def test_a_path_is_extracted_through_its_open_file_not_read_whole(tmp_path, monkeypatch):
+    """A local path (or file:// URL) is handed to the engine as its open file, which pypdf reads
+    through (a long file is not held whole), and closed after; the record is the bytes' one."""
+    path = tmp_path / "two.pdf"
+    path.write_bytes(two_page_pdf())
+    given = []
+
+    def spy(data, *args, **kwargs):
+        given.append(data)
+        return extract_text(data, *args, **kwargs)
+
+    monkeypatch.setattr(batch, "extract_text", spy)
+    records = [convert(path), convert("file://" + str(path)), convert(path.read_bytes())]
+    assert [type(data) is bytes for data in given] == [False, False, True]
+    assert all(data.closed for data in given[:2])
+    same = [{k: v for k, v in record.items() if k not in ("source", "seconds", "cpu_seconds")} for record in records]
+    assert same[0] == same[1] == same[2] and same[0]["status"] == "ok"
+
+
 @pytest.mark.parametrize("source, status", [
     (b"this is not a pdf at all", "not-pdf"),
     (b"%PDF-1.7\n1 0 obj << >> endobj trailer << >>\n%%EOF", "damaged"),

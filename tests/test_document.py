@@ -145,7 +145,10 @@ def test_the_opening_keeps_a_small_record_a_page():
     doc = glyphline.open(b.build())
     cache = doc._reader.resolved_objects
     records = doc._records
-    assert all(type(record._obj).__name__ == "IndirectObject" for record in records)
+    assert all(type(record.ref).__name__ == "IndirectObject" for record in records)
+    # kept as object numbers (an int each, not a pypdf IndirectObject), given back as references
+    assert all(type(record._obj) is int and type(record._resources) is int for record in records)
+    assert [record.resources.idnum for record in records] == [own.num, shared.num, shared.num]
     assert not hasattr(records[0], "__dict__")
     assert records[0].media_box == (0.0, 0.0, 612.0, 792.0) and records[0].media_box is records[2].media_box
     assert records[0].attrs["/MediaBox"] == (0.0, 0.0, 612.0, 792.0) and "/CropBox" not in records[0].attrs
@@ -181,6 +184,8 @@ def test_the_page_tree_walk_reads_plain_page_dictionaries_without_pypdf_s_cache(
     doc = glyphline.open(data)
     cache = doc._reader.resolved_objects
     assert not any((0, ref.num) in cache for ref in plain + [node])
+    # nor the root node (its /Count read to choose the walk): it names every page in its /Kids
+    assert (0, b.pages_root.num) not in cache
     assert (0, direct.num) in cache
     pypdf_read = glyphline.open(data)
     root = doc._reader.trailer["/Root"]
@@ -854,6 +859,112 @@ def test_a_content_stream_shared_by_pages_is_charged_to_the_byte_budget_once():
     doc = glyphline.open(b.build())
     assert [text_of(doc.page(i)) for i in range(2)] == ["twice", "twice"]
     assert doc._budget.bytes_used == len(line(b"twice", 72, 700))
+
+
+def test_a_root_page_node_pypdf_reads_is_not_left_in_its_cache(monkeypatch):
+    """A root /Pages node the walk cannot read plainly (an 800-page one's /Kids is longer than
+    the plain reader reads; here a string in it) is read by pypdf, which kept it cached to the
+    end with a reference for every page (~120 B a page): the walk lets it go."""
+    from glyphline import document
+
+    monkeypatch.setattr(document, "PLAIN_WALK_MIN_PAGES", 4)
+    b = PdfBuilder()
+    font = mono_font(b)
+    for n in range(4):
+        b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font})
+    b.nodes[b.pages_root.num]["attrs"]["Comment"] = b"not plain"
+    doc = glyphline.open(b.build())
+    assert (0, b.pages_root.num) not in doc._reader.resolved_objects
+    assert [text_of(doc.page(i)) for i in range(4)] == ["page 0", "page 1", "page 2", "page 3"]
+
+
+def test_a_long_cross_reference_table_is_kept_as_an_array_of_offsets(monkeypatch):
+    """pypdf's cross-reference dict kept an int key, an int offset and a slot for every object of
+    a long document to its end (~290 B a page); past COMPACT_XREF_MIN_OBJECTS it is an array of
+    offsets by object number that pypdf reads, and repairs, as its dict."""
+    from glyphline import document
+    from glyphline.document import _Offsets
+
+    b = PdfBuilder()
+    font = mono_font(b)
+    for n in range(4):
+        b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font})
+    data = b.build()
+    expected = glyphline.open(data)
+    entries = dict(expected._reader.xref[0])
+    assert type(expected._reader.xref[0]) is dict   # a short table stays pypdf's dict
+    monkeypatch.setattr(document, "COMPACT_XREF_MIN_OBJECTS", 4)
+    doc = glyphline.open(data)
+    offsets = doc._reader.xref[0]
+    assert type(offsets) is _Offsets and dict(offsets) == entries and len(offsets) == len(entries)
+    assert [text_of(doc.page(i)) for i in range(4)] == [text_of(expected.page(i)) for i in range(4)]
+    first = min(entries)
+    assert first in offsets and offsets.get(first) == entries[first] and 0 not in offsets and "1" not in offsets
+    assert offsets.get(10**6) is None and offsets.get(-1, "none") == "none"
+    with pytest.raises(KeyError):
+        offsets[10**6]
+    offsets[first] = 7   # pypdf's repair of a reference that does not start where the table says
+    assert offsets[first] == 7 and len(offsets) == len(entries)
+    del offsets[first]
+    assert first not in offsets and len(offsets) == len(entries) - 1 and list(offsets) == sorted(entries)[1:]
+    with pytest.raises(ValueError):
+        offsets[10**6] = 5
+    assert _Offsets.of({1: 10, 2: -5}) is None and _Offsets.of({1: 10, 1000: 20}) is None   # odd or sparse: a dict
+
+
+def test_a_long_table_of_objects_in_object_streams_is_kept_as_arrays(monkeypatch):
+    """pypdf's table of the objects held in object streams (xref_objStm: number -> (stream,
+    index)) kept a key, a tuple and a slot an object; past COMPACT_XREF_MIN_OBJECTS it is two
+    arrays by object number, read as pypdf's dict."""
+    from glyphline import document
+    from glyphline.document import _StreamPlaces
+
+    b = PdfBuilder()
+    font = mono_font(b)
+    for n in range(4):
+        b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font})
+    data = b.build(object_streams=True)
+    expected = glyphline.open(data)
+    entries = dict(expected._reader.xref_objStm)
+    assert len(entries) >= 4 and type(expected._reader.xref_objStm) is dict
+    monkeypatch.setattr(document, "COMPACT_XREF_MIN_OBJECTS", 4)
+    doc = glyphline.open(data)
+    places = doc._reader.xref_objStm
+    assert type(places) is _StreamPlaces and dict(places) == entries and len(places) == len(entries)
+    assert [text_of(doc.page(i)) for i in range(4)] == [text_of(expected.page(i)) for i in range(4)]
+    number = min(entries)
+    assert places[number] == entries[number] and places.get(10**6, (None, None)) == (None, None)
+    assert 10**6 not in places and -1 not in places and max(places) == max(entries)
+    places[number] = (1, 2)
+    assert places[number] == (1, 2)
+    del places[number]
+    assert number not in places and len(places) == len(entries) - 1
+    with pytest.raises(ValueError):
+        places[number] = (1, -2)
+    assert _StreamPlaces.of({1: (2, 3), 2: (2,)}) is None and _StreamPlaces.of({1: (2, 0), 99: (2, 1)}) is None
+
+
+def test_the_charged_streams_are_bits_and_the_cross_reference_keeps_only_free_entries():
+    """An 800-page document kept, to its end, a key in a set for every content stream charged
+    (a tuple of two numbers and a slot, ~90 B a page) and pypdf's "is it free" answer for every
+    object of its cross-reference table, in two dictionaries (~180 B a page). The streams are now
+    bits by object number, and only the free entries (the only answer ever read) are kept."""
+    b = PdfBuilder()
+    font = mono_font(b)
+    for n in range(3):
+        b.page(line(b"page %d" % n, 72, 700), fonts={"F1": font})
+    doc = glyphline.open(b.build())
+    free = doc._reader.xref_free_entry
+    assert free and all(all(flag is True for flag in entries.values()) for entries in free.values())
+    assert free[65535].get(0) is True   # object 0 heads the free list
+    assert [text_of(doc.page(i)) for i in range(3)] == ["page 0", "page 1", "page 2"]
+    charged = doc._charged
+    assert not charged.others and charged.bits
+    assert all((ref.idnum, 0) in charged for ref in (doc._records[i].obj.raw_get("/Contents") for i in range(3)))
+    assert (10**7, 0) not in charged and (5, 1) not in charged
+    charged.add((5, 1))
+    charged.add((10**7, 0))
+    assert (5, 1) in charged and (10**7, 0) in charged and len(charged.others) == 2
 
 
 def test_an_update_reusing_the_number_of_an_older_cross_reference_stream_is_read():
