@@ -990,13 +990,15 @@ class _Offsets(MutableMapping):
     """Where each object of one generation starts in the file, for pypdf (reader.xref[generation]
     after the opening: pypdf looks numbers up, and sets one when it repairs a reference), as 8-byte
     offsets indexed by object number, -1 where none: pypdf's dict keeps an int key, an int offset
-    and a slot an object (~96 B: ~290 B a page of a long document, to its end)."""
+    and a slot an object (~96 B: ~290 B a page of a long document, to its end). An entry the array
+    cannot hold (a repair setting a number past its end, an odd value) goes to a dict beside it."""
 
-    __slots__ = ("_at", "_count")
+    __slots__ = ("_at", "_count", "_beyond")
 
     def __init__(self, at: array, count: int):
         self._at = at
         self._count = count
+        self._beyond: dict = {}
 
     @classmethod
     def of(cls, entries: dict) -> "_Offsets | None":
@@ -1014,49 +1016,61 @@ class _Offsets(MutableMapping):
 
     def __contains__(self, number) -> bool:
         at = self._at
-        return type(number) is int and 0 <= number < len(at) and at[number] >= 0
+        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
+            return True
+        return number in self._beyond
 
     def __getitem__(self, number) -> int:
         at = self._at
         if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
             return at[number]
-        raise KeyError(number)
+        return self._beyond[number]
 
     def get(self, number, default=None):
         at = self._at
         if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
             return at[number]
-        return default
+        return self._beyond.get(number, default)
 
     def __setitem__(self, number, offset) -> None:
-        if not (type(number) is int and type(offset) is int and 0 <= number < len(self._at) and offset >= 0):
-            raise ValueError(f"no cross-reference entry can be set for object {number!r} at {offset!r}")
-        if self._at[number] < 0:
-            self._count += 1
-        self._at[number] = offset
+        if type(number) is int and type(offset) is int and 0 <= number < len(self._at) and offset >= 0 \
+                and number not in self._beyond:
+            if self._at[number] < 0:
+                self._count += 1
+            self._at[number] = offset
+            return
+        if type(number) is int and 0 <= number < len(self._at) and self._at[number] >= 0:
+            self._at[number] = -1          # the entry moves to the dict: one place for each number
+            self._count -= 1
+        self._beyond[number] = offset
 
     def __delitem__(self, number) -> None:
-        if number not in self:
-            raise KeyError(number)
-        self._at[number] = -1
-        self._count -= 1
+        at = self._at
+        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
+            at[number] = -1
+            self._count -= 1
+            return
+        del self._beyond[number]
 
     def __len__(self) -> int:
-        return self._count
+        return self._count + len(self._beyond)
 
     def __iter__(self) -> Iterator[int]:
-        return (number for number, offset in enumerate(self._at) if offset >= 0)
+        yield from (number for number, offset in enumerate(self._at) if offset >= 0)
+        yield from list(self._beyond)
 
 
 class _StreamPlaces(MutableMapping):
     """Which object stream holds each compressed object, and at which index (pypdf's
     reader.xref_objStm: object number -> (stream number, index)), as two arrays indexed by object
-    number, -1 where none: pypdf's dict keeps an int key, a tuple and a slot an object (~120 B)."""
+    number, -1 where none: pypdf's dict keeps an int key, a tuple and a slot an object (~120 B).
+    An entry the arrays cannot hold goes to a dict beside them, as in _Offsets."""
 
-    __slots__ = ("_stream", "_index", "_count")
+    __slots__ = ("_stream", "_index", "_count", "_beyond")
 
     def __init__(self, stream: array, index: array, count: int):
         self._stream, self._index, self._count = stream, index, count
+        self._beyond: dict = {}
 
     @classmethod
     def of(cls, entries: dict) -> "_StreamPlaces | None":
@@ -1073,41 +1087,48 @@ class _StreamPlaces(MutableMapping):
             stream[number], index[number] = holder, at
         return cls(stream, index, len(entries))
 
-    def __contains__(self, number) -> bool:
+    def _held(self, number) -> bool:
         stream = self._stream
         return type(number) is int and 0 <= number < len(stream) and stream[number] >= 0
 
+    def __contains__(self, number) -> bool:
+        return self._held(number) or number in self._beyond
+
     def __getitem__(self, number) -> tuple[int, int]:
-        stream = self._stream
-        if type(number) is int and 0 <= number < len(stream) and stream[number] >= 0:
-            return stream[number], self._index[number]
-        raise KeyError(number)
+        if self._held(number):
+            return self._stream[number], self._index[number]
+        return self._beyond[number]
 
     def get(self, number, default=None):
-        stream = self._stream
-        if type(number) is int and 0 <= number < len(stream) and stream[number] >= 0:
-            return stream[number], self._index[number]
-        return default
+        if self._held(number):
+            return self._stream[number], self._index[number]
+        return self._beyond.get(number, default)
 
     def __setitem__(self, number, place) -> None:
-        if not (type(number) is int and 0 <= number < len(self._stream) and type(place) is tuple and len(place) == 2
-                and all(type(v) is int and v >= 0 for v in place)):
-            raise ValueError(f"no object stream entry can be set for object {number!r} at {place!r}")
-        if self._stream[number] < 0:
-            self._count += 1
-        self._stream[number], self._index[number] = place
+        if type(number) is int and 0 <= number < len(self._stream) and type(place) is tuple and len(place) == 2 \
+                and all(type(v) is int and v >= 0 for v in place) and number not in self._beyond:
+            if self._stream[number] < 0:
+                self._count += 1
+            self._stream[number], self._index[number] = place
+            return
+        if self._held(number):
+            self._stream[number] = -1      # the entry moves to the dict: one place for each number
+            self._count -= 1
+        self._beyond[number] = place
 
     def __delitem__(self, number) -> None:
-        if number not in self:
-            raise KeyError(number)
-        self._stream[number] = -1
-        self._count -= 1
+        if self._held(number):
+            self._stream[number] = -1
+            self._count -= 1
+            return
+        del self._beyond[number]
 
     def __len__(self) -> int:
-        return self._count
+        return self._count + len(self._beyond)
 
     def __iter__(self) -> Iterator[int]:
-        return (number for number, holder in enumerate(self._stream) if holder >= 0)
+        yield from (number for number, holder in enumerate(self._stream) if holder >= 0)
+        yield from list(self._beyond)
 
 
 def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> None:

@@ -907,8 +907,12 @@ def test_a_long_cross_reference_table_is_kept_as_an_array_of_offsets(monkeypatch
     assert offsets[first] == 7 and len(offsets) == len(entries)
     del offsets[first]
     assert first not in offsets and len(offsets) == len(entries) - 1 and list(offsets) == sorted(entries)[1:]
-    with pytest.raises(ValueError):
-        offsets[10**6] = 5
+    offsets[10**6] = 5   # pypdf's repair of an object the table lacks, past the array's end: kept as a dict would
+    assert offsets[10**6] == 5 and 10**6 in offsets and len(offsets) == len(entries) and list(offsets)[-1] == 10**6
+    offsets[sorted(entries)[1]] = "odd"   # a value the array cannot hold moves to the dict beside it
+    assert offsets[sorted(entries)[1]] == "odd" and len(offsets) == len(entries)
+    del offsets[10**6]
+    assert 10**6 not in offsets and len(offsets) == len(entries) - 1
     assert _Offsets.of({1: 10, 2: -5}) is None and _Offsets.of({1: 10, 1000: 20}) is None   # odd or sparse: a dict
 
 
@@ -939,8 +943,11 @@ def test_a_long_table_of_objects_in_object_streams_is_kept_as_arrays(monkeypatch
     assert places[number] == (1, 2)
     del places[number]
     assert number not in places and len(places) == len(entries) - 1
-    with pytest.raises(ValueError):
-        places[number] = (1, -2)
+    places[number] = (1, -2)   # what the arrays cannot hold is kept beside them, read back the same
+    places[10**6] = (3, 4)
+    assert places[number] == (1, -2) and places.get(10**6) == (3, 4) and len(places) == len(entries) + 1
+    del places[10**6]
+    assert 10**6 not in places and len(places) == len(entries)
     assert _StreamPlaces.of({1: (2, 3), 2: (2,)}) is None and _StreamPlaces.of({1: (2, 0), 99: (2, 1)}) is None
 
 
