@@ -986,12 +986,10 @@ def _compact_xref(reader) -> None:
             reader.xref_objStm = places
 
 
-class _Offsets(MutableMapping):
-    """Where each object of one generation starts in the file, for pypdf (reader.xref[generation]
-    after the opening: pypdf looks numbers up, and sets one when it repairs a reference), as 8-byte
-    offsets indexed by object number, -1 where none: pypdf's dict keeps an int key, an int offset
-    and a slot an object (~96 B: ~290 B a page of a long document, to its end). An entry the array
-    cannot hold (a repair setting a number past its end, an odd value) goes to a dict beside it."""
+class _NumberTable(MutableMapping):
+    """One of pypdf's tables by object number, read and repaired by pypdf as its dict: arrays
+    indexed by object number (`_at` is -1 where a number has no entry), and a dict beside them for
+    what they cannot hold (a repair setting a number past their end, an odd value)."""
 
     __slots__ = ("_at", "_count", "_beyond")
 
@@ -1000,135 +998,134 @@ class _Offsets(MutableMapping):
         self._count = count
         self._beyond: dict = {}
 
+    @staticmethod
+    def _sized(entries: dict) -> int | None:
+        """The arrays' length for these entries, or None when they are too sparse for arrays."""
+        size = max(entries) + 1
+        return None if size > COMPACT_XREF_SPARSENESS * len(entries) else size
+
+    def _held(self, number) -> bool:
+        at = self._at
+        return type(number) is int and 0 <= number < len(at) and at[number] >= 0
+
+    def _value(self, number):
+        raise NotImplementedError
+
+    @staticmethod
+    def _fits(value) -> bool:
+        raise NotImplementedError
+
+    def _store(self, number, value) -> None:
+        raise NotImplementedError
+
+    def __contains__(self, number) -> bool:
+        return self._held(number) or number in self._beyond
+
+    def __getitem__(self, number):
+        if self._held(number):
+            return self._value(number)
+        return self._beyond[number]
+
+    def get(self, number, default=None):
+        if self._held(number):
+            return self._value(number)
+        return self._beyond.get(number, default)
+
+    def __setitem__(self, number, value) -> None:
+        inside = type(number) is int and 0 <= number < len(self._at)
+        if inside and self._fits(value) and number not in self._beyond:
+            if self._at[number] < 0:
+                self._count += 1
+            self._store(number, value)
+            return
+        if inside and self._at[number] >= 0:
+            self._at[number] = -1          # the entry moves to the dict: one place for each number
+            self._count -= 1
+        self._beyond[number] = value
+
+    def __delitem__(self, number) -> None:
+        if self._held(number):
+            self._at[number] = -1
+            self._count -= 1
+            return
+        del self._beyond[number]
+
+    def __len__(self) -> int:
+        return self._count + len(self._beyond)
+
+    def __iter__(self) -> Iterator[int]:
+        yield from (number for number, first in enumerate(self._at) if first >= 0)
+        yield from list(self._beyond)
+
+
+class _Offsets(_NumberTable):
+    """Where each object of one generation starts in the file, for pypdf (reader.xref[generation]
+    after the opening: pypdf looks numbers up, and sets one when it repairs a reference), as 8-byte
+    offsets indexed by object number: pypdf's dict keeps an int key, an int offset and a slot an
+    object (~96 B: ~290 B a page of a long document, to its end)."""
+
+    __slots__ = ()
+
     @classmethod
     def of(cls, entries: dict) -> "_Offsets | None":
         """The table of a dict of plain entries (non-negative int numbers and offsets, not too
         sparse), or None: then the dict stays."""
         if not all(type(k) is int and type(v) is int and k >= 0 and v >= 0 for k, v in entries.items()):
             return None
-        size = max(entries) + 1
-        if size > COMPACT_XREF_SPARSENESS * len(entries):
+        size = cls._sized(entries)
+        if size is None:
             return None
         at = array("q", [-1]) * size
         for number, offset in entries.items():
             at[number] = offset
         return cls(at, len(entries))
 
-    def __contains__(self, number) -> bool:
-        at = self._at
-        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
-            return True
-        return number in self._beyond
+    def _value(self, number) -> int:
+        return self._at[number]
 
-    def __getitem__(self, number) -> int:
-        at = self._at
-        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
-            return at[number]
-        return self._beyond[number]
+    @staticmethod
+    def _fits(value) -> bool:
+        return type(value) is int and value >= 0
 
-    def get(self, number, default=None):
-        at = self._at
-        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
-            return at[number]
-        return self._beyond.get(number, default)
-
-    def __setitem__(self, number, offset) -> None:
-        if type(number) is int and type(offset) is int and 0 <= number < len(self._at) and offset >= 0 \
-                and number not in self._beyond:
-            if self._at[number] < 0:
-                self._count += 1
-            self._at[number] = offset
-            return
-        if type(number) is int and 0 <= number < len(self._at) and self._at[number] >= 0:
-            self._at[number] = -1          # the entry moves to the dict: one place for each number
-            self._count -= 1
-        self._beyond[number] = offset
-
-    def __delitem__(self, number) -> None:
-        at = self._at
-        if type(number) is int and 0 <= number < len(at) and at[number] >= 0:
-            at[number] = -1
-            self._count -= 1
-            return
-        del self._beyond[number]
-
-    def __len__(self) -> int:
-        return self._count + len(self._beyond)
-
-    def __iter__(self) -> Iterator[int]:
-        yield from (number for number, offset in enumerate(self._at) if offset >= 0)
-        yield from list(self._beyond)
+    def _store(self, number, value) -> None:
+        self._at[number] = value
 
 
-class _StreamPlaces(MutableMapping):
+class _StreamPlaces(_NumberTable):
     """Which object stream holds each compressed object, and at which index (pypdf's
     reader.xref_objStm: object number -> (stream number, index)), as two arrays indexed by object
-    number, -1 where none: pypdf's dict keeps an int key, a tuple and a slot an object (~120 B).
-    An entry the arrays cannot hold goes to a dict beside them, as in _Offsets."""
+    number (`_at` the streams): pypdf's dict keeps an int key, a tuple and a slot an object (~120 B)."""
 
-    __slots__ = ("_stream", "_index", "_count", "_beyond")
+    __slots__ = ("_index",)
 
     def __init__(self, stream: array, index: array, count: int):
-        self._stream, self._index, self._count = stream, index, count
-        self._beyond: dict = {}
+        super().__init__(stream, count)
+        self._index = index
 
     @classmethod
     def of(cls, entries: dict) -> "_StreamPlaces | None":
         """The table of a dict of plain entries (non-negative numbers, pairs of non-negative ints,
         not too sparse), or None: then the dict stays."""
-        if not all(type(k) is int and k >= 0 and type(v) is tuple and len(v) == 2 and type(v[0]) is int
-                   and type(v[1]) is int and v[0] >= 0 and v[1] >= 0 for k, v in entries.items()):
+        if not all(type(k) is int and k >= 0 and cls._fits(v) for k, v in entries.items()):
             return None
-        size = max(entries) + 1
-        if size > COMPACT_XREF_SPARSENESS * len(entries):
+        size = cls._sized(entries)
+        if size is None:
             return None
         stream, index = array("q", [-1]) * size, array("q", [0]) * size
         for number, (holder, at) in entries.items():
             stream[number], index[number] = holder, at
         return cls(stream, index, len(entries))
 
-    def _held(self, number) -> bool:
-        stream = self._stream
-        return type(number) is int and 0 <= number < len(stream) and stream[number] >= 0
+    def _value(self, number) -> tuple[int, int]:
+        return self._at[number], self._index[number]
 
-    def __contains__(self, number) -> bool:
-        return self._held(number) or number in self._beyond
+    @staticmethod
+    def _fits(value) -> bool:
+        return (type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int
+                and value[0] >= 0 and value[1] >= 0)
 
-    def __getitem__(self, number) -> tuple[int, int]:
-        if self._held(number):
-            return self._stream[number], self._index[number]
-        return self._beyond[number]
-
-    def get(self, number, default=None):
-        if self._held(number):
-            return self._stream[number], self._index[number]
-        return self._beyond.get(number, default)
-
-    def __setitem__(self, number, place) -> None:
-        if type(number) is int and 0 <= number < len(self._stream) and type(place) is tuple and len(place) == 2 \
-                and all(type(v) is int and v >= 0 for v in place) and number not in self._beyond:
-            if self._stream[number] < 0:
-                self._count += 1
-            self._stream[number], self._index[number] = place
-            return
-        if self._held(number):
-            self._stream[number] = -1      # the entry moves to the dict: one place for each number
-            self._count -= 1
-        self._beyond[number] = place
-
-    def __delitem__(self, number) -> None:
-        if self._held(number):
-            self._stream[number] = -1
-            self._count -= 1
-            return
-        del self._beyond[number]
-
-    def __len__(self) -> int:
-        return self._count + len(self._beyond)
-
-    def __iter__(self) -> Iterator[int]:
-        yield from (number for number, holder in enumerate(self._stream) if holder >= 0)
-        yield from list(self._beyond)
+    def _store(self, number, value) -> None:
+        self._at[number], self._index[number] = value
 
 
 def _decrypt(reader, password: str, DependencyError, FileNotDecryptedError) -> None:

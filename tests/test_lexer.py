@@ -206,9 +206,8 @@ def test_text_run_numbers_are_read_once_each(bound, monkeypatch):
     met before is looked up, not read by float() again; the values are float()'s (signed zeros
     too), and past MAX_REMEMBERED_NUMBERS the memory starts over."""
     reads = []
-    monkeypatch.setattr(lexer, "float", lambda word: reads.append(word) or float(word), raising=False)
     monkeypatch.setattr(lexer, "MAX_REMEMBERED_NUMBERS", bound)
-    numbers = lexer._RunNumbers()
+    numbers = lexer._NumberWords(lambda word: reads.append(word) or float(word))
     monkeypatch.setattr(lexer, "_run_number", numbers.__getitem__)
     moves = [((b"9.3247528", b"4.6587982", b"-0")[k % 3], (b"0", b"-0")[k % 2]) for k in range(60)]
     pairs = b"\n".join(b"<00%02X> Tj %s %s Td" % (0x41 + k % 3, tx, ty) for k, (tx, ty) in enumerate(moves))
@@ -228,9 +227,8 @@ def test_tj_array_kerns_are_read_once_each(bound, monkeypatch):
     number, white space around a kern, a sign), and past MAX_REMEMBERED_NUMBERS the memory
     starts over."""
     reads = []
-    monkeypatch.setattr(lexer, "int", lambda word, *base: reads.append(word) or int(word, *base), raising=False)
     monkeypatch.setattr(lexer, "MAX_REMEMBERED_NUMBERS", bound)
-    numbers = lexer._KernNumbers()
+    numbers = lexer._NumberWords(lambda word: reads.append(word) or int(word))
     monkeypatch.setattr(lexer, "_kern_number", numbers.__getitem__)
     kerns = [b"-333", b"27", b" 27 ", b"+27", b"-333", b"27"]
     arrays = [b"[(W)%s(ord)%s(s)]TJ" % (kerns[k % 6], kerns[(k + 1) % 6]) for k in range(12)]
@@ -245,7 +243,7 @@ def test_tj_array_kerns_are_read_once_each(bound, monkeypatch):
     assert len(numbers) <= bound
     if bound > 4:
         assert sorted(numbers) == sorted({b"-333", b"27", b" 27 ", b"+27"})
-        assert first_reads.count(b"-333") == first_reads.count(b"27") == 2   # once remembered, once in the decimal array
+        assert first_reads.count(b"-333") == first_reads.count(b"27") == 1   # each word read once, then looked up
 
 
 def test_tj_arrays_read_by_split_as_the_regex_reads_them():

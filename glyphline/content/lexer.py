@@ -302,40 +302,29 @@ def _lex(data: bytes, pos: int, image_dictionary: bool, token: re.Pattern | None
 _BRACKETS_TO_SPACE = bytes.maketrans(b"<>", b"  ")   # "<0041>Tj" → " 0041 Tj": the hex digits become a word
 
 
-class _RunNumbers(dict):
-    """A text run's number word → float(word), each word read once: Skia's runs move the pen by
-    the advance of each glyph ("9.3247528 0 Td"), so a page repeats a few values thousands of
-    times and a lookup is ~5x cheaper than float(). Starts over past MAX_REMEMBERED_NUMBERS."""
+class _NumberWords(dict):
+    """A number word → its value, each word read once by `read`: content streams repeat a few
+    numbers thousands of times, and a lookup is ~5x cheaper than float() or int(). A word `read`
+    fails raises as `read` does and is not kept. Starts over past MAX_REMEMBERED_NUMBERS."""
 
-    __slots__ = ()
+    __slots__ = ("read",)
 
-    def __missing__(self, word: bytes) -> float:
-        value = float(word)
+    def __init__(self, read):
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, word: bytes):
+        value = self.read(word)
         if len(self) >= MAX_REMEMBERED_NUMBERS:
             self.clear()
         self[word] = value
         return value
 
 
-_run_number = _RunNumbers().__getitem__
-
-
-class _KernNumbers(dict):
-    """A TJ array's number word → int(word), each word read once (_alternating): pdfTeX and
-    LibreOffice kern with a few values ("-333", "27") over and over. A word int() fails (a decimal
-    point, junk) raises as int() does and is not kept. Starts over past MAX_REMEMBERED_NUMBERS."""
-
-    __slots__ = ()
-
-    def __missing__(self, word: bytes) -> int:
-        value = int(word)
-        if len(self) >= MAX_REMEMBERED_NUMBERS:
-            self.clear()
-        self[word] = value
-        return value
-
-
-_kern_number = _KernNumbers().__getitem__
+# Skia's text runs move the pen by each glyph's advance ("9.3247528 0 Td"): a few values a page
+_run_number = _NumberWords(float).__getitem__
+# pdfTeX and LibreOffice kern TJ arrays with a few values ("-333", "27") over and over (_alternating)
+_kern_number = _NumberWords(int).__getitem__
 
 
 def _text_run_items(run: bytes) -> list:
