@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import isolation
+from .document import open_file
 from .errors import BudgetExceeded, Cancelled, DamagedPDF, NotAPDF, PasswordRequired
 from .extract import extract_text
 from .limits import Limits
@@ -237,11 +238,7 @@ def open_source(path: str):
     whole through fsspec (read_source): pypdf's seeks would each be a request to the remote store."""
     if _is_url(path) and not path.startswith("file://"):
         return read_source(path)
-    file = open(path.removeprefix("file://"), "rb")
-    if file.seekable():
-        return file
-    with file:   # a pipe or a device: read whole, as pypdf needs to seek
-        return file.read()
+    return open_file(path.removeprefix("file://"))
 
 
 def read_source(path: str) -> bytes:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from .document import open_file
 from .errors import BudgetExceeded, Cancelled, DamagedPDF, NotAPDF, OcrUnavailable, PasswordRequired
 from .extract import MODES, extract_text, format_page_ranges, parse_page_spec
 from .options import ORDERS, ExtractOptions
@@ -383,7 +384,7 @@ def _convert(job: Job, options: ExtractOptions, outcome: Outcome, on_progress, p
              max_seconds: float | None, target: "_FileTarget | _StdoutTarget | None") -> Outcome:
     try:
         # a path is read through its file (pypdf reads the objects it needs), not held whole
-        data = job.data if job.data is not None else _open_file(job.source)
+        data = job.data if job.data is not None else open_file(job.source)
     except OSError as exc:
         return _fail(outcome, EXIT_USAGE, f"cannot read the file ({_os_reason(exc)})")
     try:
@@ -464,19 +465,6 @@ def _worker_died(exc: Exception) -> bool:
     """A page-parallel run (--jobs on one file) lost a worker process."""
     process = sys.modules.get("concurrent.futures.process")  # loaded only once a pool has run
     return process is not None and isinstance(exc, process.BrokenProcessPool)
-
-
-def _open_file(path: str):
-    """The file at `path`, open for reading; a directory or an unreadable file raises OSError here."""
-    file = open(path, "rb")
-    try:
-        if not file.seekable():   # a pipe or a FIFO: read whole (pypdf seeks)
-            with file:
-                return file.read()
-    except BaseException:
-        file.close()
-        raise
-    return file
 
 
 def _fail(outcome: Outcome, code: int, message: str) -> Outcome:

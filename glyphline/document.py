@@ -6,6 +6,7 @@ hands each page's content to the content interpreter.
 """
 from __future__ import annotations
 
+import builtins
 import gc
 import io
 import logging
@@ -266,12 +267,10 @@ def _walk_page_tree(root, limits: Limits, reader=None) -> list[_PageRecord]:
     key = _cache_key(root) if type(root).__name__ == "IndirectObject" and isinstance(cache, dict) else None
     cached = key is None or key in cache
     objects = _plain_objects(reader) if _declared_pages(root) >= PLAIN_WALK_MIN_PAGES else None
-    if objects is not None and not cached:
-        # reading its /Count left the root node in pypdf's cache, with a reference for every page
-        # in its /Kids (~120 B a page, to the end): let it go, the walk reads it from the bytes
-        cache.pop(key, None)
     records = _walk_nodes(root, limits, objects)
-    if objects is not None and not cached:   # a root node that is not plain was read by pypdf: let it go too
+    if objects is not None and not cached:
+        # reading its /Count (or the walk, when it is not plain) left the root node in pypdf's cache,
+        # with a reference for every page in its /Kids (~120 B a page, to the end): let it go
         cache.pop(key, None)
     return records
 
@@ -805,6 +804,29 @@ def _is_binary_file(file) -> bool:
         return False
 
 
+def open_file(path):
+    """The file at `path` open for open() to read through, or its whole bytes when it cannot seek
+    (a pipe, a FIFO: pypdf seeks); a directory or an unreadable file raises OSError here."""
+    file = builtins.open(path, "rb")
+    try:
+        if not file.seekable():
+            with file:
+                return file.read()
+    except BaseException:
+        file.close()
+        raise
+    return file
+
+
+def whole_bytes(data) -> bytes:
+    """The file's bytes, for what must hold them all (a repair, OCR's renderer): `data` itself, or
+    the seekable file read from its start."""
+    if isinstance(data, bytes):
+        return data
+    data.seek(0)
+    return data.read()
+
+
 def _check_file(file) -> None:
     """open()'s empty-file and is-it-a-PDF checks (_looks_like_pdf's) on a file, read in bounded
     pieces: the head, and only when its header was lost (a damaged file) the rest, FILE_SCAN_BYTES
@@ -927,10 +949,7 @@ def _read_with_repair(PdfReader, data):
         reader = PdfReader(_FileBytes(data) if isinstance(data, bytes) else data, strict=False)
     except Exception as first_error:
         try:
-            if not isinstance(data, bytes):
-                data.seek(0)
-                data = data.read()
-            reader = PdfReader(_FileBytes(data + b"\nstartxref\n0\n%%EOF\n"), strict=False)
+            reader = PdfReader(_FileBytes(whole_bytes(data) + b"\nstartxref\n0\n%%EOF\n"), strict=False)
         except Exception:
             raise first_error from None
     _forget_xref_streams(reader)
@@ -998,11 +1017,24 @@ class _NumberTable(MutableMapping):
         self._count = count
         self._beyond: dict = {}
 
-    @staticmethod
-    def _sized(entries: dict) -> int | None:
-        """The arrays' length for these entries, or None when they are too sparse for arrays."""
+    @classmethod
+    def of(cls, entries: dict):
+        """The table of a dict of plain entries (non-negative int numbers, values the arrays hold,
+        not too sparse), or None: then the dict stays."""
+        if not all(type(k) is int and k >= 0 and cls._fits(v) for k, v in entries.items()):
+            return None
         size = max(entries) + 1
-        return None if size > COMPACT_XREF_SPARSENESS * len(entries) else size
+        if size > COMPACT_XREF_SPARSENESS * len(entries):
+            return None
+        table = cls._empty(size)
+        for number, value in entries.items():
+            table._store(number, value)
+        table._count = len(entries)
+        return table
+
+    @classmethod
+    def _empty(cls, size: int) -> "_NumberTable":
+        raise NotImplementedError
 
     def _held(self, number) -> bool:
         at = self._at
@@ -1067,18 +1099,8 @@ class _Offsets(_NumberTable):
     __slots__ = ()
 
     @classmethod
-    def of(cls, entries: dict) -> "_Offsets | None":
-        """The table of a dict of plain entries (non-negative int numbers and offsets, not too
-        sparse), or None: then the dict stays."""
-        if not all(type(k) is int and type(v) is int and k >= 0 and v >= 0 for k, v in entries.items()):
-            return None
-        size = cls._sized(entries)
-        if size is None:
-            return None
-        at = array("q", [-1]) * size
-        for number, offset in entries.items():
-            at[number] = offset
-        return cls(at, len(entries))
+    def _empty(cls, size: int) -> "_Offsets":
+        return cls(array("q", [-1]) * size, 0)
 
     def _value(self, number) -> int:
         return self._at[number]
@@ -1103,18 +1125,8 @@ class _StreamPlaces(_NumberTable):
         self._index = index
 
     @classmethod
-    def of(cls, entries: dict) -> "_StreamPlaces | None":
-        """The table of a dict of plain entries (non-negative numbers, pairs of non-negative ints,
-        not too sparse), or None: then the dict stays."""
-        if not all(type(k) is int and k >= 0 and cls._fits(v) for k, v in entries.items()):
-            return None
-        size = cls._sized(entries)
-        if size is None:
-            return None
-        stream, index = array("q", [-1]) * size, array("q", [0]) * size
-        for number, (holder, at) in entries.items():
-            stream[number], index[number] = holder, at
-        return cls(stream, index, len(entries))
+    def _empty(cls, size: int) -> "_StreamPlaces":
+        return cls(array("q", [-1]) * size, array("q", [0]) * size, 0)
 
     def _value(self, number) -> tuple[int, int]:
         return self._at[number], self._index[number]

@@ -17,7 +17,7 @@ import pickle
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .document import Document, fewer_collections, short_error
+from .document import Document, fewer_collections, short_error, whole_bytes
 from .document import open as open_document
 from .errors import Cancelled
 from .layout import add_evidence, collect_doc_stats, doc_stats_from, needs_document_stats, stats_evidence
@@ -553,10 +553,8 @@ def _ocr_engine(options: ExtractOptions, given: OcrEngine | None, data) -> OcrEn
         return None
     from .tesseract import tesseract_engine
 
-    if not isinstance(data, bytes):   # tesseract's renderer reads the whole file (a copy of it on disk)
-        data.seek(0)
-        data = data.read()
-    return tesseract_engine(options.ocr, data, password=options.password)
+    # tesseract's renderer reads the whole file (a copy of it on disk)
+    return tesseract_engine(options.ocr, whole_bytes(data), password=options.password)
 
 
 def _cancel_requested(cancel: CancelSignal) -> bool:

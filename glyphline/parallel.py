@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
+from .document import whole_bytes
 from .extract import CancelSignal, ProgressCallback, Result, _check_cancel, _options, extract_text
 from .limits import Limits
 from .options import ExtractOptions
@@ -123,8 +124,7 @@ def _worker_source(data) -> bytes | tuple[str]:
     name = getattr(data, "name", None)
     if isinstance(name, str) and os.path.isfile(name):
         return (name,)
-    data.seek(0)
-    return data.read()
+    return whole_bytes(data)
 
 
 def _open_in_worker(source: bytes | tuple[str], options: ExtractOptions, limits: Limits | None,
