@@ -183,29 +183,23 @@ def upright_segments(glyphs: list[Glyph], dropped: DropLog | None = None,
     # two before it (see _close_repeat)
     largest = max([key[1] for key in table])
     near = REPEAT_STEP_EM * largest if largest > 0 else 0.0
-    if changes:
-        # one font along each run between changes of font: the same limits for its glyphs after
-        # its first, as on a page in one font (below); its first glyph against the font before it
-        maybe = []
-        for a, b in zip([0] + changes, changes + [n]):
-            if a:
-                v, pv, h, ph, size, ps = ys[a], ys[a - 1], units[a], units[a - 1], run_sizes[a], run_sizes[a - 1]
-                if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
-                        and size * draw_back <= gaps[a - 1] <= gap * (size if size < ps else ps)
-                        and xs[a] - xs[a - 1] > near):
-                    maybe.append(a)
-            across, high = tol * units[a], gap * run_sizes[a]
-            step_back = run_sizes[a] * draw_back
-            maybe += [i for i, v, pv, step, u, pu in zip(range(a + 1, b), ys[a + 1:b], ys[a:b], gaps[a:b],
-                                                           xs[a + 1:b], xs[a:b])
-                      if not ((v == pv or abs(v - pv) <= across) and step_back <= step <= high and u - pu > near)]
-    else:   # one font on the page: the same limits for every glyph
-        across, high = tol * units[0], gap * run_sizes[0]
-        step_back = run_sizes[0] * draw_back
-        maybe = [i for i, v, pv, step, u, pu in zip(range(1, n), ys[1:], ys, gaps, xs[1:], xs)
-                 if not ((v == pv or abs(v - pv) <= across) and step_back <= step <= high and u - pu > near)]
+    # one font along each run between changes of font (the whole page in one font: one run): the
+    # same limits for its glyphs after its first; its first glyph against the font before it
+    maybe = []
+    for a, b in zip([0] + changes, changes + [n]):
+        if a:
+            v, pv, h, ph, size, ps = ys[a], ys[a - 1], units[a], units[a - 1], run_sizes[a], run_sizes[a - 1]
+            if not ((v == pv or abs(v - pv) <= tol * (h if h > ph else ph))
+                    and size * draw_back <= gaps[a - 1] <= gap * (size if size < ps else ps)
+                    and xs[a] - xs[a - 1] > near):
+                maybe.append(a)
+        across, high = tol * units[a], gap * run_sizes[a]
+        step_back = run_sizes[a] * draw_back
+        maybe += [i for i, v, pv, step, u, pu in zip(range(a + 1, b), ys[a + 1:b], ys[a:b], gaps[a:b],
+                                                       xs[a + 1:b], xs[a:b])
+                  if not ((v == pv or abs(v - pv) <= across) and step_back <= step <= high and u - pu > near)]
     # the candidates tested again with the step back of _stream_runs (with one font every limit
-    # here is the same product as across and high above, so one test serves both branches)
+    # here is the same product as across and high above, so one test serves every run)
     cuts = [i for i in maybe
             if not ((ys[i] == ys[i - 1] or abs(ys[i] - ys[i - 1]) <= tol * (units[i] if units[i] > units[i - 1]
                                                                              else units[i - 1]))
