@@ -600,14 +600,19 @@ def test_a_heading_over_a_column_beside_a_lower_column_stays_in_its_column():
     assert text.index("c0 line 11") < text.index("Results") < text.index("c1 line 00")
 
 
-def _spread(pieces: list[tuple[float, float, float, str]]) -> bytes:
-    """An A3 landscape page (two A4 pages of a spread) of (size, x, y from the top, text) pieces."""
+def _pieces_page(pieces: list[tuple[float, float, float, str]], font: str = "Helvetica", width: float = 595) -> bytes:
+    """A page 842 pt high of (size, x, y from the top, text) pieces in one Type 1 font."""
     b = PdfBuilder()
-    font = b.font_type1("Helvetica", encoding="/WinAnsiEncoding")
+    font_ref = b.font_type1(font, encoding="/WinAnsiEncoding")
     ops = b"".join(b"BT /F1 %.1f Tf %.2f %.2f Td (%s) Tj ET\n" % (size, x, 842 - y, text.encode("cp1252"))
                    for size, x, y, text in pieces)
-    b.page(ops, fonts={"F1": font}, media_box=(0, 0, 1190, 842))
+    b.page(ops, fonts={"F1": font_ref}, media_box=(0, 0, width, 842))
     return b.build()
+
+
+def _spread(pieces: list[tuple[float, float, float, str]]) -> bytes:
+    """An A3 landscape page (two A4 pages of a spread) of (size, x, y from the top, text) pieces."""
+    return _pieces_page(pieces, width=1190)
 
 
 def test_two_tables_side_by_side_on_a_spread_read_one_after_the_other():
@@ -651,11 +656,7 @@ def test_the_lines_of_a_table_cell_set_closer_than_its_rows_read_together():
     y += 8
     pieces += [(7, 20, y, "Cumulative effects of"), (7, 20, y + 8, "accounting changes"),
                (7, 110, y + 8, "842"), (7, 170, y + 8, "(1,890)"), (7, 290, y + 8, "(1,048)")]
-    b = PdfBuilder()
-    font = b.font_type1("Helvetica", encoding="/WinAnsiEncoding")
-    b.page(b"".join(b"BT /F1 %.1f Tf %.2f %.2f Td (%s) Tj ET\n" % (size, x, 842 - y, text.encode("cp1252"))
-                    for size, x, y, text in pieces), fonts={"F1": font}, media_box=(0, 0, 595, 842))
-    assert extract_text(b.build()).text.strip().split("\n\n") == [
+    assert extract_text(_pieces_page(pieces)).text.strip().split("\n\n") == [
         "Common stock Retained earnings comprehensive Total",
         "Balance at beginning 175,820 63,809 2,399,946", "Net profit 221,834 11,678 233,512",
         "Dividends (85,871) (7,826) (93,697)", "paid in cash 1 2 3",
@@ -672,13 +673,10 @@ def test_a_margin_note_beside_a_column_is_no_table_of_its_lines():
         if i not in (8, 9):
             pieces.append((72, 240 + 12 * i, f"left {LOREM[i % 4]}"))
         pieces.append((302, 240 + 12 * i, f"right {LOREM[i % 4]}"))
-    b = PdfBuilder()
-    font = b.font_type1("Times-Roman", encoding="/WinAnsiEncoding")
-    b.page(b"".join(b"BT /F1 10 Tf %.2f %.2f Td (%s) Tj ET\n" % (x, 842 - y, text.encode("cp1252"))
-                    for x, y, text in pieces), fonts={"F1": font}, media_box=(0, 0, 595, 842))
+    data = _pieces_page([(10, x, y, text) for x, y, text in pieces], "Times-Roman")
     # each column reads whole (the blank line ends the first column's first paragraph, whose
     # second ends a sentence at the column's foot); the note is read after them
-    assert extract_text(b.build()).text.strip().split("\n\n") == [
+    assert extract_text(data).text.strip().split("\n\n") == [
         " ".join(f"left {LOREM[i % 4]}" for i in range(8)),
         " ".join(f"left {LOREM[i % 4]}" for i in range(10, 24)),
         " ".join(f"right {LOREM[i % 4]}" for i in range(24)), " ".join(note)]
@@ -708,11 +706,7 @@ def test_the_band_search_skips_rows_that_open_no_gutter(monkeypatch):
     for i in range(6):
         pieces.append((72, 300 + 12 * i, f"left {LOREM[i % 4]}"))
         pieces.append((320, 300 + 12 * i, f"right {LOREM[i % 4]}"))
-    b = PdfBuilder()
-    font = b.font_type1("Times-Roman", encoding="/WinAnsiEncoding")
-    b.page(b"".join(b"BT /F1 10 Tf %.2f %.2f Td (%s) Tj ET\n" % (x, 842 - y, text.encode("cp1252"))
-                    for x, y, text in pieces), fonts={"F1": font}, media_box=(0, 0, 595, 842))
-    data = b.build()
+    data = _pieces_page([(10, x, y, text) for x, y, text in pieces], "Times-Roman")
     calls = []
     real = blocks_module._intersect
     monkeypatch.setattr(blocks_module, "_intersect", lambda *args: calls.append(1) or real(*args))

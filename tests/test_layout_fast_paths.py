@@ -96,6 +96,13 @@ def _layout(glyphs: list[Glyph]):
     return analyze_page(list(glyphs), 600.0, 800.0, 1)
 
 
+def _assert_laid_out_alike(glyphs: list[Glyph]) -> None:
+    """The glyphs' segments and their page's layout are the same with the fast paths on and off."""
+    for call in (build_segments, _layout):
+        fast, general = _on_and_off(call, glyphs)
+        assert fast == general
+
+
 def _differing(call, inputs) -> int:
     return sum(fast != general for fast, general in (_on_and_off(call, *args) for args in inputs))
 
@@ -230,10 +237,7 @@ def test_steps_back_at_and_between_the_overdraw_and_backtrack_limits_are_laid_ou
     glyphs = [g(t, 5.0 * k) for k, t in enumerate("words")]
     x = glyphs[-1].end_x + step_em * second_size
     glyphs += [g(t, x + 0.5 * second_size * k, second_size) for k, t in enumerate("again")]
-    fast, general = _on_and_off(build_segments, glyphs)
-    assert fast == general
-    fast, general = _on_and_off(_layout, glyphs)
-    assert fast == general
+    _assert_laid_out_alike(glyphs)
 
 
 @pytest.mark.parametrize("sizes", [(10.0, 14.0, 8.0), (14.0, 8.0, 14.0), (10.0, 10.0, 12.0)])
@@ -256,10 +260,7 @@ def test_steps_after_each_change_of_font_and_inside_its_run_are_laid_out_alike(s
                 x += step_em * size
         if at == 0:
             x += step_em * size
-    fast, general = _on_and_off(build_segments, glyphs)
-    assert fast == general
-    fast, general = _on_and_off(_layout, glyphs)
-    assert fast == general
+    _assert_laid_out_alike(glyphs)
 
 
 @pytest.mark.parametrize("text", ["plain words", "~\x7f", "caf\u00e9", "a\u0301", "\u05e9\u05dc\u05d5\u05dd", "\u4e2d\u6587"])
@@ -280,10 +281,7 @@ def test_a_run_on_one_or_two_baselines_held_by_distinct_y_objects_is_laid_out_al
         return Glyph(text, x, float(str(y)), x + 5.0, float(str(y)), 5.0, 1.0, 0.0, 12.0, 2.5, 10.0, "F")
     glyphs = [g(t, 5.0 * k, y) for k, (t, y) in enumerate(zip("words", ys))]
     glyphs += [g(t, 200.0 + 5.0 * k, 50.0) for k, t in enumerate("apart")]
-    fast, general = _on_and_off(build_segments, glyphs)
-    assert fast == general
-    fast, general = _on_and_off(_layout, glyphs)
-    assert fast == general
+    _assert_laid_out_alike(glyphs)
 
 
 def _close_repeat_everywhere(texts, xs, ys, ends, sizes) -> bool:
@@ -335,10 +333,7 @@ def test_a_copy_drawn_one_or_two_glyphs_on_near_the_repeat_step_is_laid_out_alik
     if after == 2:
         glyphs.append(g("l", 8.0, 1.0))
     glyphs += [g("i", 7.0 + copy_step * 0.25, 1.0)] + [g(t, 20.0 + 5.0 * k, 5.0) for k, t in enumerate("nd")]
-    fast, general = _on_and_off(build_segments, glyphs)
-    assert fast == general
-    fast, general = _on_and_off(_layout, glyphs)
-    assert fast == general
+    _assert_laid_out_alike(glyphs)
 
 
 @pytest.mark.parametrize("seed", SEEDS[::3])
@@ -369,10 +364,7 @@ def test_a_line_with_advance_ends_before_their_origins_is_laid_out_alike(advance
     glyphs += [g(t, x + 4.0 + 5.0 * k, 5.0) for k, t in enumerate("next")]
     segments = build_segments(glyphs)
     assert any(s.upright is not None for s in segments)
-    fast, general = _on_and_off(build_segments, glyphs)
-    assert fast == general
-    fast, general = _on_and_off(_layout, glyphs)
-    assert fast == general
+    _assert_laid_out_alike(glyphs)
 
 
 @pytest.mark.parametrize("seed", SEEDS[::10])
